@@ -1,0 +1,204 @@
+//===- ArvrOps.td - Operations of the arvr dialect --------*- tablegen -*-===//
+//
+// kernel / return: the function-like container of a kernel.
+// stage / yield:   one materialised image, computed point by point.
+// access / dim:    reading an image (with its boundary handling) and its sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_OPS_TD
+#define ARVR_OPS_TD
+
+include "arvr/Dialect/ArvrDialect.td"
+include "arvr/Dialect/ArvrTypes.td"
+include "arvr/Dialect/ArvrAttrs.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+def Arvr_KernelOp : Arvr_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "an image kernel: images and scalars in, images out";
+  let description = [{
+    A kernel is a symbol whose arguments are its parameters (images and
+    scalars, in source order) and whose results are its output images. Its
+    body computes the outputs with `arvr.stage` ops and ends in
+    `arvr.return`. Each argument may carry `arvr.name`, its name in the
+    `.arvr` source.
+
+    ```mlir
+    arvr.kernel @invert(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+      %w = arvr.dim %src width : !arvr.image<ui8, ?>
+      %h = arvr.dim %src height : !arvr.image<ui8, ?>
+      %c = arvr.dim %src channels : !arvr.image<ui8, ?>
+      %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
+      ^bb0(%x: index, %y: index, %ch: index):
+        %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+        %m = arith.constant -1 : i8
+        %r = arith.xori %v, %m : i8
+        arvr.yield %r : i8
+      }
+      arvr.return %out : !arvr.image<ui8, ?>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    //===------------------------------------------------------------------===//
+    // FunctionOpInterface Methods
+    //===------------------------------------------------------------------===//
+    /// Returns the argument types of this kernel.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// Returns the result types of this kernel.
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+}
+
+def Arvr_ReturnOp : Arvr_Op<"return", [Pure, HasParent<"KernelOp">,
+                                       ReturnLike, Terminator]> {
+  let summary = "the output images of a kernel";
+  let description = [{
+    Ends an `arvr.kernel`; its operands are the kernel's outputs, in order,
+    and their types must be the kernel's result types.
+
+    ```mlir
+    arvr.return %out : !arvr.image<ui8, 3>
+    ```
+  }];
+  let arguments = (ins Variadic<Arvr_ImageType>:$images);
+  let assemblyFormat = "($images^ `:` qualified(type($images)))? attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
+                                     RecursivelySpeculatable]> {
+  let summary = "an image defined point by point";
+  let description = [{
+    Defines an image of size `width x height x channels`. The region computes
+    the element at one point: its entry block takes the coordinates
+    `(x, y, c)` as `index` values and ends in `arvr.yield` of one element of
+    the result's scalar type. The region is pure: it reads images only
+    through `arvr.access`, so points can be computed in any order. `name`
+    is the `func` of the `.arvr` source the stage came from.
+
+    ```mlir
+    %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
+    ^bb0(%x: index, %y: index, %ch: index):
+      %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+      arvr.yield %v : i8
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Index:$width, Index:$height,
+                       Index:$channels);
+  let results = (outs Arvr_ImageType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `[` $width `,` $height `,` $channels `]` attr-dict `:` qualified(type($result))
+    $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The coordinates (x, y, c) of the point being computed.
+    ::mlir::BlockArgument getX() { return getBody().getArgument(0); }
+    ::mlir::BlockArgument getY() { return getBody().getArgument(1); }
+    ::mlir::BlockArgument getC() { return getBody().getArgument(2); }
+  }];
+}
+
+def Arvr_YieldOp : Arvr_Op<"yield", [Pure, HasParent<"StageOp">, ReturnLike,
+                                     Terminator]> {
+  let summary = "the value of a stage at one point";
+  let description = [{
+    Ends the region of an `arvr.stage` with the element computed there; its
+    type is the stage image's scalar type.
+
+    ```mlir
+    arvr.yield %v : i8
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AccessOp, DimOp
+//===----------------------------------------------------------------------===//
+
+def Arvr_AccessOp : Arvr_Op<"access", [Pure,
+    TypesMatchWith<"result is the image's scalar type", "image", "result",
+                   "::mlir::cast<::mlir::arvr::ImageType>($_self).getScalarType()">]> {
+  let summary = "read one element of an image";
+  let description = [{
+    Reads the element at `(x, y, c)` of `image`. `boundary` says what a
+    coordinate outside the image means: `in_bounds` promises it never is
+    (reading outside is undefined), `clamp` repeats the edge element. The
+    result is the image's signless scalar type (`i8` for `ui8`).
+
+    ```mlir
+    %v = arvr.access %src[%x, %y, %c] clamp : !arvr.image<ui8, 3>
+    ```
+  }];
+  let arguments = (ins Arvr_ImageType:$image, Index:$x, Index:$y, Index:$c,
+                       Arvr_BoundaryAttr:$boundary);
+  let results = (outs AnyTypeOf<[I8, I16, I32, F32]>:$result);
+  let assemblyFormat = [{
+    $image `[` $x `,` $y `,` $c `]` $boundary attr-dict `:` qualified(type($image))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$image, "::mlir::Value":$x,
+                   "::mlir::Value":$y, "::mlir::Value":$c,
+                   "::mlir::arvr::Boundary":$boundary), [{
+      build($_builder, $_state,
+            ::mlir::cast<ImageType>(image.getType()).getScalarType(), image,
+            x, y, c, boundary);
+    }]>];
+}
+
+def Arvr_DimOp : Arvr_Op<"dim", [Pure]> {
+  let summary = "the width, height or channel count of an image";
+  let description = [{
+    Returns one size of an image as an `index`. The channel count of an
+    image with static channels folds to a constant.
+
+    ```mlir
+    %w = arvr.dim %src width : !arvr.image<ui8, 3>
+    ```
+  }];
+  let arguments = (ins Arvr_ImageType:$image, Arvr_DimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$image $dim attr-dict `:` qualified(type($image))";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$image, "::mlir::arvr::Dim":$dim), [{
+      build($_builder, $_state, $_builder.getIndexType(), image, dim);
+    }]>];
+  let hasFolder = 1;
+}
+
+#endif // ARVR_OPS_TD

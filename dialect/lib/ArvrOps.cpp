@@ -1,0 +1,132 @@
+//===- ArvrOps.cpp - Operations of the arvr dialect -----------------------===//
+//
+// Builders, custom syntax, verifiers and folders of the arvr ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Dialect/ArvrDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::arvr;
+
+#define GET_OP_CLASSES
+#include "arvr/Dialect/ArvrOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addRegion();
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verify() {
+  for (Type type : getArgumentTypes())
+    if (!isa<ImageType, IntegerType, FloatType>(type))
+      return emitOpError("parameters must be images or scalars, but got ")
+             << type;
+  if (getResultTypes().empty())
+    return emitOpError("must produce at least one image");
+  for (Type type : getResultTypes())
+    if (!isa<ImageType>(type))
+      return emitOpError("results must be images, but got ") << type;
+  return success();
+}
+
+/// Names the entry block's arguments after the `.arvr` parameters, so that
+/// printed IR reads `%src`, `%gain` instead of `%arg0`, `%arg1`.
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.getArguments())
+    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 "arvr.name"))
+      setNameFn(arg, name.getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// ReturnOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReturnOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  ArrayRef<Type> results = kernel.getResultTypes();
+  if (getNumOperands() != results.size())
+    return emitOpError("returns ")
+           << getNumOperands() << " images, but the kernel produces "
+           << results.size();
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(getOperandTypes(),
+                                                      results)))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError("image #")
+             << index << " has type " << std::get<0>(pair)
+             << ", but the kernel's result has type " << std::get<1>(pair);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 3 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type type) { return type.isIndex(); }))
+    return emitOpError(
+        "region must take the coordinates (x, y, c) as three index values");
+  if (!isa<YieldOp>(body.getTerminator()))
+    return emitOpError("region must end in 'arvr.yield'");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  auto stage = (*this)->getParentOfType<StageOp>();
+  Type expected = stage.getResult().getType().getScalarType();
+  if (getValue().getType() != expected)
+    return emitOpError("yields ")
+           << getValue().getType() << ", but the stage's elements are "
+           << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  auto type = getImage().getType();
+  if (getDim() == Dim::channels && type.hasStaticChannels())
+    return IntegerAttr::get(IndexType::get(getContext()), type.getChannels());
+  return {};
+}

@@ -1,0 +1,63 @@
+//===- Compiler.h - One .arvr file through the whole compiler ---*- C++ -*-===//
+//
+// A Compilation owns the source, its AST, the MLIR context and module, and
+// runs the frontend and the lowering pipeline up to the stage asked for.
+// Errors are printed as they are found, located in the .arvr text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVRC_DRIVER_COMPILER_H
+#define ARVRC_DRIVER_COMPILER_H
+
+#include "arvr/Frontend/AST.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+
+namespace arvrc {
+
+enum class Target { Cpu, Cuda };
+
+/// The stages `arvrc build --emit=` can print, in pipeline order.
+enum class Emit { Tokens, Ast, Arvr, Loops, Gpu, Llvm, Ptx };
+
+struct CompileOptions {
+  Target target = Target::Cuda;
+  std::string chip = "sm_90";
+  bool printIRAfterAll = false;
+  bool timing = false;
+};
+
+class Compilation {
+public:
+  Compilation();
+  ~Compilation();
+
+  /// Reads `path` ("-" for stdin); false (reported) if it cannot be read.
+  bool load(const std::string &path);
+  /// Lexes, parses and checks; false if any error was reported.
+  bool parse();
+  /// MLIRGen, then the pipeline for `options.target` up to `stage`
+  /// (Arvr: no lowering). False if an error was reported.
+  bool lower(const CompileOptions &options, Emit stage);
+
+  void printTokens(llvm::raw_ostream &os);
+  void printAst(llvm::raw_ostream &os);
+  void printModule(llvm::raw_ostream &os);
+  /// The PTX of every kernel of a module lowered to Emit::Ptx.
+  bool getPtx(std::string &ptx);
+
+  const arvr::ModuleAST &getAst() const;
+  mlir::ModuleOp getModule();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace arvrc
+
+#endif // ARVRC_DRIVER_COMPILER_H

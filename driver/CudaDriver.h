@@ -1,0 +1,70 @@
+//===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// arvrc never links libcuda: this wrapper dlopen()s libcuda.so.1 when a
+// kernel is to run on the GPU, so one arvrc binary builds and runs on
+// machines without a GPU and says plainly why the GPU is unavailable.
+// Every failing call is reported with the call's name and the driver's
+// own description of the error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVRC_DRIVER_CUDADRIVER_H
+#define ARVRC_DRIVER_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace arvrc {
+
+/// Device memory, freed when the owner goes away.
+using DevicePtr = unsigned long long;
+
+class CudaDriver {
+public:
+  /// Loads the driver, initialises it and makes device 0's primary context
+  /// current. Returns null and sets `whyNot` when that is impossible.
+  static std::unique_ptr<CudaDriver> open(std::string &whyNot);
+  ~CudaDriver();
+
+  const std::string &getDeviceName() const { return deviceName; }
+  int getComputeCapability() const { return computeCapability; }
+  int getDriverVersion() const { return driverVersion; }
+
+  /// Each call returns false and sets the last error on failure.
+  bool allocate(size_t bytes, DevicePtr &ptr);
+  bool free(DevicePtr ptr);
+  bool copyToDevice(DevicePtr dst, const void *src, size_t bytes);
+  bool copyToHost(void *dst, DevicePtr src, size_t bytes);
+  /// Loads PTX (JIT-compiled by the driver for this device).
+  bool loadModule(const std::string &ptx, void *&module);
+  bool unloadModule(void *module);
+  bool getFunction(void *module, const std::string &name, void *&function);
+  bool launch(void *function, const unsigned grid[3], const unsigned block[3],
+              std::vector<void *> &params);
+  bool synchronize();
+
+  /// What the last failing call was and why, e.g.
+  /// "cuMemAlloc: out of memory (CUDA_ERROR_OUT_OF_MEMORY)".
+  const std::string &getLastError() const { return lastError; }
+
+private:
+  struct Api;
+  CudaDriver() = default;
+  bool check(int result, const char *call);
+
+  void *library = nullptr;
+  std::unique_ptr<Api> api;
+  int device = 0;
+  void *context = nullptr;
+  std::string deviceName;
+  int computeCapability = 0;
+  int driverVersion = 0;
+  std::string lastError;
+};
+
+} // namespace arvrc
+
+#endif // ARVRC_DRIVER_CUDADRIVER_H

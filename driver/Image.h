@@ -1,0 +1,54 @@
+//===- Image.h - Reading and writing image files ----------------*- C++ -*-===//
+//
+// 8-bit images in memory (row-major, channels interleaved) and their files:
+// PNG, JPEG, BMP, TGA, PPM/PGM in; PNG, JPEG, BMP, PPM/PGM out (by the
+// output's extension). Output files are written to a temporary name and
+// renamed, so a failed run never leaves a half-written file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVRC_DRIVER_IMAGE_H
+#define ARVRC_DRIVER_IMAGE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace arvrc {
+
+/// Largest width or height arvrc accepts (a 16K frame is 15360 wide).
+constexpr int kMaxImageSide = 32768;
+
+struct Image {
+  int width = 0, height = 0, channels = 0;
+  std::vector<uint8_t> pixels; ///< width * height * channels bytes.
+
+  size_t size() const {
+    return static_cast<size_t>(width) * height * channels;
+  }
+  uint8_t &at(int x, int y, int c) {
+    return pixels[(static_cast<size_t>(y) * width + x) * channels + c];
+  }
+  uint8_t at(int x, int y, int c) const {
+    return pixels[(static_cast<size_t>(y) * width + x) * channels + c];
+  }
+};
+
+/// Reads `path`. With `wantChannels` of 0 the file's channels are kept;
+/// otherwise the file must have that many, or be widened losslessly
+/// (grey -> grey+alpha/RGB/RGBA, RGB -> RGBA with opaque alpha).
+/// On failure returns false and sets `error` (it names the file).
+bool readImage(const std::string &path, int wantChannels, Image &image,
+               std::string &error);
+
+/// The channels the file at `path` holds, without decoding it.
+bool probeImage(const std::string &path, int &width, int &height,
+                int &channels, std::string &error);
+
+/// Writes `image` to `path` in the format its extension names.
+bool writeImage(const std::string &path, const Image &image,
+                std::string &error);
+
+} // namespace arvrc
+
+#endif // ARVRC_DRIVER_IMAGE_H

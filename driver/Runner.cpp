@@ -1,0 +1,318 @@
+//===- Runner.cpp - Running a compiled kernel on images -------------------===//
+//
+// Both targets take the kernel's function in destination-passing style,
+// `(params..., outputs...)`, with every image as a memref<H x W x C> in
+// row-major order. The CPU runner calls its C interface; the CUDA runner
+// reads the host function the pipeline left beside the gpu.binary: each
+// gpu.launch_func names a kernel, its grid and block (index arithmetic on
+// image sizes, evaluated here) and its arguments (parameters, buffers and
+// sizes), which become the kernel's parameter list.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <array>
+#include <deque>
+#include <map>
+
+using namespace arvrc;
+
+/// The (height, width, channels) of function argument `index`: a parameter
+/// or, after the parameters, an output.
+static std::array<int64_t, 3> imageShape(const Bindings &bindings,
+                                         unsigned index) {
+  const Image &image = index < bindings.params.size()
+                           ? bindings.params[index].image
+                           : bindings.output;
+  return {image.height, image.width, image.channels};
+}
+
+//===----------------------------------------------------------------------===//
+// CPU
+//===----------------------------------------------------------------------===//
+
+bool arvrc::runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+                     Bindings &bindings, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto optimize = mlir::makeOptimizingTransformer(/*optLevel=*/3,
+                                                  /*sizeLevel=*/0,
+                                                  /*targetMachine=*/nullptr);
+  mlir::ExecutionEngineOptions options;
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = mlir::ExecutionEngine::create(module, options);
+  if (!engine) {
+    error = "cannot JIT-compile the kernel: " +
+            llvm::toString(engine.takeError());
+    return false;
+  }
+
+  // One descriptor per image; the C interface takes a pointer to each, and
+  // the packed call a pointer to every argument.
+  size_t numArgs = kernel.params.size() + 1;
+  std::vector<StridedMemRefType<uint8_t, 3>> descriptors(numArgs);
+  std::vector<void *> descriptorPtrs(numArgs);
+  std::vector<void *> args;
+  for (size_t i = 0; i < numArgs; ++i) {
+    bool isOutput = i == kernel.params.size();
+    if (!isOutput && !kernel.params[i].type.isImage) {
+      args.push_back(&bindings.params[i].scalar);
+      continue;
+    }
+    Image &image = isOutput ? bindings.output : bindings.params[i].image;
+    StridedMemRefType<uint8_t, 3> &d = descriptors[i];
+    d.basePtr = d.data = image.pixels.data();
+    d.offset = 0;
+    auto shape = imageShape(bindings, i);
+    std::copy(shape.begin(), shape.end(), d.sizes);
+    d.strides[0] = int64_t(image.width) * image.channels;
+    d.strides[1] = image.channels;
+    d.strides[2] = 1;
+    descriptorPtrs[i] = &d;
+    args.push_back(&descriptorPtrs[i]);
+  }
+  if (llvm::Error e =
+          (*engine)->invokePacked("_mlir_ciface_" + kernel.name, args)) {
+    error = "cannot run the kernel: " + llvm::toString(std::move(e));
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Evaluates the host-side index arithmetic of a launch (grid sizes and
+/// size arguments) for the bound images.
+class HostEvaluator {
+public:
+  HostEvaluator(const Bindings &bindings) : bindings(bindings) {}
+
+  std::optional<int64_t> evaluate(mlir::Value value) {
+    using namespace mlir;
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+        return integer.getInt();
+      return std::nullopt;
+    }
+    if (auto dim = dyn_cast<memref::DimOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(dim.getSource());
+      std::optional<int64_t> index = evaluate(dim.getIndex());
+      if (!arg || !index || *index < 0 || *index > 2)
+        return std::nullopt;
+      return imageShape(bindings, arg.getArgNumber())[*index];
+    }
+    if (auto cast = dyn_cast<arith::IndexCastOp>(op))
+      return evaluate(cast.getIn());
+    if (op->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<int64_t> a = evaluate(op->getOperand(0));
+    std::optional<int64_t> b = evaluate(op->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    if (isa<arith::AddIOp>(op))
+      return *a + *b;
+    if (isa<arith::SubIOp>(op))
+      return *a - *b;
+    if (isa<arith::MulIOp>(op))
+      return *a * *b;
+    if (*b == 0)
+      return std::nullopt;
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
+      return (*a + *b - 1) / *b;
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(op))
+      return *a / *b;
+    return std::nullopt;
+  }
+
+private:
+  const Bindings &bindings;
+};
+
+/// Device buffers of one run, freed at the end of it.
+struct DeviceBuffers {
+  explicit DeviceBuffers(CudaDriver &driver) : driver(driver) {}
+  ~DeviceBuffers() {
+    for (auto &entry : byArg)
+      driver.free(entry.second);
+  }
+  CudaDriver &driver;
+  std::map<unsigned, DevicePtr> byArg;
+};
+
+} // namespace
+
+bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+                      CudaDriver &driver, Bindings &bindings,
+                      std::string &error) {
+  using namespace mlir;
+  auto host = module.lookupSymbol<func::FuncOp>(kernel.name);
+  if (!host) {
+    error = "internal compiler error: no host function for kernel '" +
+            kernel.name + "'";
+    return false;
+  }
+
+  // Upload every image argument; outputs get buffers too.
+  DeviceBuffers buffers(driver);
+  for (BlockArgument arg : host.getArguments()) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    unsigned index = arg.getArgNumber();
+    bool isOutput = index >= bindings.params.size();
+    const Image &image =
+        isOutput ? bindings.output : bindings.params[index].image;
+    DevicePtr ptr = 0;
+    if (!driver.allocate(image.size(), ptr)) {
+      error = driver.getLastError();
+      return false;
+    }
+    buffers.byArg[index] = ptr;
+    if (!isOutput && !driver.copyToDevice(ptr, image.pixels.data(),
+                                          image.size())) {
+      error = driver.getLastError();
+      return false;
+    }
+  }
+
+  HostEvaluator evaluator(bindings);
+  std::map<std::string, void *> loadedModules;
+  bool ok = true;
+  auto launches = host.getOps<gpu::LaunchFuncOp>();
+  for (gpu::LaunchFuncOp launch : launches) {
+    // The PTX of the kernel's module, loaded once.
+    std::string moduleName = launch.getKernelModuleName().str();
+    void *&cuModule = loadedModules[moduleName];
+    if (!cuModule) {
+      auto binary = module.lookupSymbol<gpu::BinaryOp>(moduleName);
+      auto object = binary ? dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0])
+                           : gpu::ObjectAttr();
+      if (!object) {
+        error = "internal compiler error: no PTX for '" + moduleName + "'";
+        ok = false;
+        break;
+      }
+      if (!driver.loadModule(object.getObject().getValue().str(), cuModule)) {
+        error = driver.getLastError();
+        ok = false;
+        break;
+      }
+    }
+    void *function = nullptr;
+    if (!driver.getFunction(cuModule, launch.getKernelName().str(),
+                            function)) {
+      error = driver.getLastError();
+      ok = false;
+      break;
+    }
+
+    // Geometry.
+    unsigned grid[3], block[3];
+    gpu::KernelDim3 gridSizes = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 blockSizes = launch.getBlockSizeOperandValues();
+    Value geometry[6] = {gridSizes.x,  gridSizes.y,  gridSizes.z,
+                         blockSizes.x, blockSizes.y, blockSizes.z};
+    for (int i = 0; i < 6; ++i) {
+      std::optional<int64_t> size = evaluator.evaluate(geometry[i]);
+      if (!size || *size < 0 || *size > INT32_MAX) {
+        error = "internal compiler error: cannot compute the launch "
+                "geometry of '" +
+                launch.getKernelName().str() + "'";
+        ok = false;
+        break;
+      }
+      (i < 3 ? grid[i] : block[i - 3]) = static_cast<unsigned>(*size);
+    }
+    if (!ok)
+      break;
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+      continue; // An empty image: nothing to compute.
+
+    // Parameters: a memref is passed as its descriptor's fields
+    // (allocated, aligned, offset, sizes..., strides...).
+    std::deque<uint64_t> storage;
+    std::vector<void *> params;
+    auto push = [&](uint64_t bits) {
+      storage.push_back(bits);
+      params.push_back(&storage.back());
+    };
+    for (Value operand : launch.getKernelOperands()) {
+      Type type = operand.getType();
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (isa<MemRefType>(type)) {
+        if (!arg || !buffers.byArg.count(arg.getArgNumber())) {
+          error = "internal compiler error: a kernel reads a buffer the "
+                  "host does not own";
+          ok = false;
+          break;
+        }
+        DevicePtr ptr = buffers.byArg[arg.getArgNumber()];
+        auto shape = imageShape(bindings, arg.getArgNumber());
+        push(ptr);
+        push(ptr);
+        push(0);
+        for (int64_t size : shape)
+          push(static_cast<uint64_t>(size));
+        push(static_cast<uint64_t>(shape[1] * shape[2]));
+        push(static_cast<uint64_t>(shape[2]));
+        push(1);
+      } else if (type.isIndex()) {
+        std::optional<int64_t> value = evaluator.evaluate(operand);
+        if (!value) {
+          error = "internal compiler error: cannot compute a size argument "
+                  "of '" +
+                  launch.getKernelName().str() + "'";
+          ok = false;
+          break;
+        }
+        push(static_cast<uint64_t>(*value));
+      } else if (arg && arg.getArgNumber() < bindings.params.size()) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, &bindings.params[arg.getArgNumber()].scalar,
+                    sizeof(bindings.params[0].scalar));
+        push(bits);
+      } else {
+        error = "internal compiler error: unexpected kernel argument";
+        ok = false;
+        break;
+      }
+    }
+    if (!ok)
+      break;
+    if (!driver.launch(function, grid, block, params) ||
+        !driver.synchronize()) {
+      error = driver.getLastError();
+      ok = false;
+      break;
+    }
+  }
+
+  if (ok) {
+    unsigned outputArg = static_cast<unsigned>(bindings.params.size());
+    ok = driver.copyToHost(bindings.output.pixels.data(),
+                           buffers.byArg[outputArg], bindings.output.size());
+    if (!ok)
+      error = driver.getLastError();
+  }
+  for (auto &entry : loadedModules)
+    if (entry.second)
+      driver.unloadModule(entry.second);
+  return ok;
+}

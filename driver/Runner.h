@@ -1,0 +1,51 @@
+//===- Runner.h - Running a compiled kernel on images -----------*- C++ -*-===//
+//
+// Binds images and scalars to a kernel's parameters and runs the lowered
+// module: on the CPU through MLIR's ExecutionEngine (JIT), or on the GPU by
+// loading the PTX with the CUDA driver and launching each kernel with the
+// geometry the host code computes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVRC_DRIVER_RUNNER_H
+#define ARVRC_DRIVER_RUNNER_H
+
+#include "CudaDriver.h"
+#include "Image.h"
+
+#include "arvr/Frontend/AST.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace arvrc {
+
+/// The value of one kernel parameter.
+struct ParamValue {
+  Image image; ///< Image parameters.
+  union {
+    float f32;
+    int32_t i32;
+    uint8_t boolean;
+  } scalar = {0};
+};
+
+/// Everything a kernel reads and writes, in parameter order.
+struct Bindings {
+  std::vector<ParamValue> params;
+  Image output; ///< Sized by the caller; filled by the run.
+};
+
+/// Runs `kernel` from a module lowered by the CPU pipeline.
+bool runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+              Bindings &bindings, std::string &error);
+
+/// Runs `kernel` from a module lowered by the CUDA pipeline to PTX.
+bool runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+               CudaDriver &driver, Bindings &bindings, std::string &error);
+
+} // namespace arvrc
+
+#endif // ARVRC_DRIVER_RUNNER_H

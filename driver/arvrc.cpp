@@ -1,0 +1,424 @@
+//===- arvrc.cpp - The arvrc command line -----------------------------------===//
+//
+//   arvrc build k.arvr -o k.ptx [--emit=tokens|ast|arvr|loops|gpu|llvm|ptx]
+//   arvrc run k.arvr -i in.png -o out.png [--param name=value]...
+//                    [--target auto|cpu|cuda]
+//
+// Exit codes: 0 success, 1 an error in the input (located in the .arvr
+// text, or naming the image file or parameter), 2 a command-line mistake.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compiler.h"
+#include "CudaDriver.h"
+#include "Image.h"
+#include "Runner.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+
+using namespace arvrc;
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+int fail(const std::string &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return kExitError;
+}
+
+/// Writes `text` to `path` ("-" for stdout) all at once, through a
+/// temporary file: a failed build leaves no output behind.
+bool writeOutput(const std::string &path, llvm::function_ref<void(
+                                              llvm::raw_ostream &)> print) {
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "error: " << path << ": " << error << "\n";
+    return false;
+  }
+  print(file->os());
+  file->keep();
+  return true;
+}
+
+/// Keeps only the kernel named `name` (if given); false if there is none.
+const arvr::KernelDecl *selectKernel(const arvr::ModuleAST &ast,
+                                     const std::string &name,
+                                     const std::string &file) {
+  if (name.empty()) {
+    if (ast.kernels.size() == 1)
+      return &ast.kernels.front();
+    std::string names;
+    for (const arvr::KernelDecl &kernel : ast.kernels)
+      names += (names.empty() ? "" : ", ") + kernel.name;
+    fail(file + ": " +
+         (ast.kernels.empty() ? std::string("defines no kernel")
+                              : "defines several kernels (" + names +
+                                    "); choose one with --kernel"));
+    return nullptr;
+  }
+  for (const arvr::KernelDecl &kernel : ast.kernels)
+    if (kernel.name == name)
+      return &kernel;
+  fail(file + ": no kernel named '" + name + "'");
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// arvrc build
+//===----------------------------------------------------------------------===//
+
+struct BuildArgs {
+  std::string input;
+  std::string output = "-";
+  std::string emit = "ptx";
+  std::string target = "cuda";
+  std::string chip = "sm_90";
+  bool printIRAfterAll = false;
+  bool timing = false;
+};
+
+int runBuild(const BuildArgs &args) {
+  static const std::map<std::string, Emit> emits = {
+      {"tokens", Emit::Tokens}, {"ast", Emit::Ast},   {"arvr", Emit::Arvr},
+      {"loops", Emit::Loops},   {"gpu", Emit::Gpu},   {"llvm", Emit::Llvm},
+      {"ptx", Emit::Ptx}};
+  Emit emit = emits.at(args.emit);
+  CompileOptions options;
+  options.target = args.target == "cpu" ? Target::Cpu : Target::Cuda;
+  options.chip = args.chip;
+  options.printIRAfterAll = args.printIRAfterAll;
+  options.timing = args.timing;
+  if (emit == Emit::Ptx && options.target == Target::Cpu)
+    return fail("--emit=ptx needs --target cuda");
+
+  Compilation compilation;
+  if (!compilation.load(args.input))
+    return kExitError;
+  if (emit == Emit::Tokens)
+    return writeOutput(args.output, [&](llvm::raw_ostream &os) {
+             compilation.printTokens(os);
+           })
+               ? 0
+               : kExitError;
+  if (!compilation.parse())
+    return kExitError;
+  if (emit == Emit::Ast)
+    return writeOutput(args.output,
+                       [&](llvm::raw_ostream &os) { compilation.printAst(os); })
+               ? 0
+               : kExitError;
+  if (!compilation.lower(options, emit))
+    return kExitError;
+  if (emit != Emit::Ptx)
+    return writeOutput(args.output, [&](llvm::raw_ostream &os) {
+             compilation.printModule(os);
+           })
+               ? 0
+               : kExitError;
+  std::string ptx;
+  if (!compilation.getPtx(ptx))
+    return fail("internal compiler error: the pipeline produced no PTX");
+  return writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; })
+             ? 0
+             : kExitError;
+}
+
+//===----------------------------------------------------------------------===//
+// arvrc run
+//===----------------------------------------------------------------------===//
+
+struct RunArgs {
+  std::string input;
+  std::vector<std::string> images;
+  std::string output;
+  std::vector<std::string> params;
+  std::string target = "auto";
+  std::string kernel;
+  std::string chip = "sm_90";
+};
+
+/// Parses `text` as a value of `param`'s type into `value`.
+bool parseScalar(const arvr::Param &param, const std::string &text,
+                 ParamValue &value, std::string &error) {
+  const char *begin = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  switch (param.type.scalar) {
+  case arvr::ScalarType::F32: {
+    float f = std::strtof(begin, &end);
+    if (text.empty() || *end || errno == ERANGE || !std::isfinite(f)) {
+      error = "parameter '" + param.name + "' is f32, but '" + text +
+              "' is not a finite number";
+      return false;
+    }
+    value.scalar.f32 = f;
+    return true;
+  }
+  case arvr::ScalarType::I32: {
+    long long i = std::strtoll(begin, &end, 10);
+    if (text.empty() || *end || errno == ERANGE || i < INT32_MIN ||
+        i > INT32_MAX) {
+      error = "parameter '" + param.name + "' is i32, but '" + text +
+              "' is not a 32-bit integer";
+      return false;
+    }
+    value.scalar.i32 = static_cast<int32_t>(i);
+    return true;
+  }
+  case arvr::ScalarType::Bool:
+    if (text == "true" || text == "1" || text == "false" || text == "0") {
+      value.scalar.boolean = text == "true" || text == "1";
+      return true;
+    }
+    error = "parameter '" + param.name + "' is bool, but '" + text +
+            "' is neither true nor false";
+    return false;
+  default:
+    error = "parameter '" + param.name + "' cannot be set from the command line";
+    return false;
+  }
+}
+
+/// The value of a literal default (Sema allows only literals, negated or not).
+void evaluateDefault(const arvr::Param &param, ParamValue &value) {
+  const arvr::Expr *expr = param.defaultValue.get();
+  double sign = 1;
+  if (auto *unary = llvm::dyn_cast<arvr::UnaryExpr>(expr)) {
+    sign = -1;
+    expr = unary->operand.get();
+  }
+  double number = 0;
+  if (auto *i = llvm::dyn_cast<arvr::IntLitExpr>(expr))
+    number = static_cast<double>(i->value);
+  else if (auto *f = llvm::dyn_cast<arvr::FloatLitExpr>(expr))
+    number = f->value;
+  else if (auto *b = llvm::dyn_cast<arvr::BoolLitExpr>(expr))
+    number = b->value;
+  if (param.type.scalar == arvr::ScalarType::F32)
+    value.scalar.f32 = static_cast<float>(sign * number);
+  else if (param.type.scalar == arvr::ScalarType::I32)
+    value.scalar.i32 = static_cast<int32_t>(sign * number);
+  else
+    value.scalar.boolean = number != 0;
+}
+
+/// Binds images (in parameter order) and scalars (defaults, overridden by
+/// --param) to `kernel`'s parameters, and sizes the output.
+bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
+                Bindings &bindings, std::string &error) {
+  bindings.params.resize(kernel.params.size());
+  std::vector<std::string> imageNames;
+  for (const arvr::Param &param : kernel.params)
+    if (param.type.isImage)
+      imageNames.push_back(param.name);
+  if (args.images.size() != imageNames.size()) {
+    std::string list;
+    for (const std::string &name : imageNames)
+      list += (list.empty() ? "" : ", ") + name;
+    error = "kernel '" + kernel.name + "' takes " +
+            std::to_string(imageNames.size()) + " image" +
+            (imageNames.size() == 1 ? "" : "s") + " (" + list + "), but " +
+            std::to_string(args.images.size()) + " -i " +
+            (args.images.size() == 1 ? "was" : "were") + " given";
+    return false;
+  }
+
+  std::map<std::string, std::string> overrides;
+  for (const std::string &assignment : args.params) {
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = "--param '" + assignment + "' is not of the form name=value";
+      return false;
+    }
+    overrides[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+  }
+  for (const auto &[name, text] : overrides) {
+    auto it = llvm::find_if(kernel.params, [&](const arvr::Param &param) {
+      return param.name == name;
+    });
+    if (it == kernel.params.end()) {
+      std::string list;
+      for (const arvr::Param &param : kernel.params)
+        if (!param.type.isImage)
+          list += (list.empty() ? "" : ", ") + param.name + " (" +
+                  param.type.str() + ")";
+      error = "kernel '" + kernel.name + "' has no parameter '" + name +
+              "'" + (list.empty() ? "" : "; its parameters are " + list);
+      return false;
+    }
+    if (it->type.isImage) {
+      error = "parameter '" + name + "' is an image; give it with -i";
+      return false;
+    }
+  }
+
+  size_t nextImage = 0;
+  for (auto [index, param] : llvm::enumerate(kernel.params)) {
+    ParamValue &value = bindings.params[index];
+    if (param.type.isImage) {
+      const std::string &path = args.images[nextImage++];
+      if (param.type.scalar != arvr::ScalarType::U8) {
+        error = path + ": image files hold u8 pixels, but parameter '" +
+                param.name + "' is " + param.type.str();
+        return false;
+      }
+      if (!readImage(path, param.type.channels, value.image, error))
+        return false;
+      continue;
+    }
+    auto it = overrides.find(param.name);
+    if (it != overrides.end()) {
+      if (!parseScalar(param, it->second, value, error))
+        return false;
+    } else if (param.defaultValue) {
+      evaluateDefault(param, value);
+    } else {
+      error = "parameter '" + param.name + "' has no default; give it with "
+              "--param " + param.name + "=<" + param.type.str() + ">";
+      return false;
+    }
+  }
+
+  if (kernel.output.scalar != arvr::ScalarType::U8) {
+    error = "the output of '" + kernel.name + "' is " + kernel.output.str() +
+            ", but image files hold u8 pixels";
+    return false;
+  }
+  const Image &source = bindings.params[kernel.sizeSource].image;
+  bindings.output.width = source.width;
+  bindings.output.height = source.height;
+  bindings.output.channels =
+      kernel.output.channels ? kernel.output.channels : source.channels;
+  bindings.output.pixels.assign(bindings.output.size(), 0);
+  return true;
+}
+
+int runRun(const RunArgs &args) {
+  Compilation compilation;
+  if (!compilation.load(args.input) || !compilation.parse())
+    return kExitError;
+  const arvr::KernelDecl *kernel =
+      selectKernel(compilation.getAst(), args.kernel, args.input);
+  if (!kernel)
+    return kExitError;
+
+  Bindings bindings;
+  std::string error;
+  if (!bindParams(*kernel, args, bindings, error))
+    return fail(error);
+
+  // The target: the GPU when asked for or, with auto, when there is one.
+  std::unique_ptr<CudaDriver> driver;
+  if (args.target != "cpu") {
+    std::string whyNot;
+    driver = CudaDriver::open(whyNot);
+    if (!driver && args.target == "cuda")
+      return fail("--target cuda: " + whyNot);
+    if (!driver)
+      llvm::errs() << "note: " << whyNot << "; running on the CPU\n";
+  }
+  CompileOptions options;
+  options.target = driver ? Target::Cuda : Target::Cpu;
+  options.chip = args.chip;
+  if (!compilation.lower(options, options.target == Target::Cuda
+                                      ? Emit::Ptx
+                                      : Emit::Llvm))
+    return kExitError;
+
+  bool ok = driver ? runOnCuda(compilation.getModule(), *kernel, *driver,
+                               bindings, error)
+                   : runOnCpu(compilation.getModule(), *kernel, bindings,
+                              error);
+  if (!ok)
+    return fail(error);
+  if (!writeImage(args.output, bindings.output, error))
+    return fail(error);
+  llvm::outs() << "arvrc: wrote " << args.output << " ("
+               << bindings.output.width << "x" << bindings.output.height
+               << ", " << bindings.output.channels << " channel"
+               << (bindings.output.channels == 1 ? "" : "s") << ") on "
+               << (driver ? "cuda, " + driver->getDeviceName()
+                          : std::string("cpu"))
+               << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"arvrc: compiles .arvr image kernels to PTX through MLIR, and "
+               "runs them on images."};
+  app.require_subcommand(1);
+  app.footer("Run 'arvrc <command> --help' for a command's options.");
+
+  BuildArgs build;
+  CLI::App *buildCmd =
+      app.add_subcommand("build", "Compile a .arvr file (to PTX by default)");
+  buildCmd->add_option("file", build.input, ".arvr source file ('-': stdin)")
+      ->required();
+  buildCmd->add_option("-o,--output", build.output,
+                       "Output file ('-': stdout, the default)");
+  buildCmd
+      ->add_option("--emit", build.emit,
+                   "What to write: tokens, ast, arvr (the dialect), loops, "
+                   "gpu, llvm or ptx")
+      ->check(CLI::IsMember(
+          {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx"}));
+  buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
+      ->check(CLI::IsMember({"cuda", "cpu"}));
+  buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)");
+  buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
+                     "Print the IR after every pass (to stderr)");
+  buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
+  buildCmd->footer("Example:\n  arvrc build examples/brightness_contrast.arvr "
+                   "-o bc.ptx\n  arvrc build k.arvr --emit=arvr");
+
+  RunArgs run;
+  CLI::App *runCmd =
+      app.add_subcommand("run", "Compile a .arvr kernel and run it on images");
+  runCmd->add_option("file", run.input, ".arvr source file")->required();
+  runCmd->add_option("-i,--input", run.images,
+                     "Input image, one per image parameter, in order")
+      ->required();
+  runCmd->add_option("-o,--output", run.output,
+                     "Output image (.png, .jpg, .bmp, .ppm, .pgm)")
+      ->required();
+  runCmd->add_option("-p,--param", run.params,
+                     "Scalar parameter, name=value (repeatable)");
+  runCmd->add_option("--target", run.target,
+                     "auto (GPU if there is one, the default), cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  runCmd->add_option("--kernel", run.kernel,
+                     "Kernel to run, when the file has several");
+  runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)");
+  runCmd->footer(
+      "Example:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
+      "-o out.png --param gain=1.3");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  if (buildCmd->parsed())
+    return runBuild(build);
+  return runRun(run);
+}

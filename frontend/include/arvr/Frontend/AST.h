@@ -1,0 +1,225 @@
+//===- AST.h - The abstract syntax tree of .arvr ----------------*- C++ -*-===//
+//
+// The tree the parser builds and Sema annotates. Every node keeps the
+// location of its text. Expressions use LLVM-style RTTI (`llvm::isa`,
+// `llvm::dyn_cast`) on their kind; Sema fills in each expression's type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_FRONTEND_AST_H
+#define ARVR_FRONTEND_AST_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace arvr {
+
+class DiagnosticEngine;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// The scalar types of the language.
+enum class ScalarType { Bool, U8, U16, I32, F32 };
+
+/// `u8`, `f32`, ...
+llvm::StringRef getScalarTypeName(ScalarType type);
+/// Parses a scalar type name; nullopt if `name` is none.
+std::optional<ScalarType> parseScalarTypeName(llvm::StringRef name);
+inline bool isIntegerType(ScalarType t) {
+  return t == ScalarType::U8 || t == ScalarType::U16 || t == ScalarType::I32;
+}
+
+/// A type as written: a scalar, or `image<T>` / `image<T, C>`.
+struct TypeSpec {
+  bool isImage = false;
+  ScalarType scalar = ScalarType::F32; ///< The element type of an image.
+  int channels = 0;                    ///< Images: 1 to 4, or 0 for generic.
+  llvm::SMRange range;
+
+  std::string str() const;
+};
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+class Expr {
+public:
+  enum class Kind { IntLit, FloatLit, BoolLit, Var, Unary, Binary, Call, Member };
+
+  Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
+  virtual ~Expr() = default;
+
+  Kind getKind() const { return kind; }
+  llvm::SMLoc getLoc() const { return range.Start; }
+  llvm::SMRange getRange() const { return range; }
+
+  /// Set by Sema.
+  ScalarType type = ScalarType::I32;
+
+private:
+  const Kind kind;
+  llvm::SMRange range;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+class IntLitExpr : public Expr {
+public:
+  IntLitExpr(llvm::SMRange range, int64_t value)
+      : Expr(Kind::IntLit, range), value(value) {}
+  /// Sema gives an integer literal the type f32 when it meets a float.
+  int64_t value;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::IntLit; }
+};
+
+class FloatLitExpr : public Expr {
+public:
+  FloatLitExpr(llvm::SMRange range, double value)
+      : Expr(Kind::FloatLit, range), value(value) {}
+  double value;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::FloatLit; }
+};
+
+class BoolLitExpr : public Expr {
+public:
+  BoolLitExpr(llvm::SMRange range, bool value)
+      : Expr(Kind::BoolLit, range), value(value) {}
+  bool value;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::BoolLit; }
+};
+
+/// A name: a coordinate of the enclosing func or a scalar parameter.
+class VarExpr : public Expr {
+public:
+  VarExpr(llvm::SMRange range, std::string name)
+      : Expr(Kind::Var, range), name(std::move(name)) {}
+  std::string name;
+  /// Set by Sema: the coordinate index (0 = x, 1 = y, 2 = c) or the
+  /// parameter index.
+  enum class Binding { Unresolved, Coordinate, Param } binding =
+      Binding::Unresolved;
+  unsigned index = 0;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
+};
+
+class UnaryExpr : public Expr {
+public:
+  enum class Op { Neg, Not };
+  UnaryExpr(llvm::SMRange range, Op op, ExprPtr operand)
+      : Expr(Kind::Unary, range), op(op), operand(std::move(operand)) {}
+  Op op;
+  ExprPtr operand;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Unary; }
+};
+
+class BinaryExpr : public Expr {
+public:
+  enum class Op { Add, Sub, Mul, Div, Rem, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
+  BinaryExpr(llvm::SMRange range, Op op, llvm::SMLoc opLoc, ExprPtr lhs,
+             ExprPtr rhs)
+      : Expr(Kind::Binary, range), op(op), opLoc(opLoc), lhs(std::move(lhs)),
+        rhs(std::move(rhs)) {}
+  Op op;
+  llvm::SMLoc opLoc;
+  ExprPtr lhs, rhs;
+  /// Set by Sema: the type both operands are converted to before the op.
+  ScalarType operandType = ScalarType::I32;
+  static llvm::StringRef getSpelling(Op op);
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Binary; }
+};
+
+/// `name(args)` or `name.method(args)`: casts, maths, and image reads.
+class CallExpr : public Expr {
+public:
+  CallExpr(llvm::SMRange range, std::string callee, llvm::SMRange calleeRange,
+           std::string method, std::vector<ExprPtr> args)
+      : Expr(Kind::Call, range), callee(std::move(callee)),
+        calleeRange(calleeRange), method(std::move(method)),
+        args(std::move(args)) {}
+  std::string callee;
+  llvm::SMRange calleeRange;
+  std::string method; ///< Empty unless written `callee.method(...)`.
+  std::vector<ExprPtr> args;
+
+  /// Set by Sema.
+  enum class Builtin {
+    Unresolved,
+    CastF32,
+    CastI32,
+    CastU8,
+    CastU8Sat,
+    Min,
+    Max,
+    Clamp,
+    Abs,
+    ReadImage, ///< `img(x, y, c)` or `img.clamp(x, y, c)`.
+  } builtin = Builtin::Unresolved;
+  unsigned imageParam = 0;          ///< ReadImage: the parameter read.
+  bool clampToEdge = false;         ///< ReadImage: `img.clamp(...)`.
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
+};
+
+/// `img.width`, `img.height`, `img.channels`.
+class MemberExpr : public Expr {
+public:
+  MemberExpr(llvm::SMRange range, std::string base, std::string member,
+             llvm::SMRange memberRange)
+      : Expr(Kind::Member, range), base(std::move(base)),
+        member(std::move(member)), memberRange(memberRange) {}
+  std::string base, member;
+  llvm::SMRange memberRange;
+  unsigned imageParam = 0; ///< Set by Sema.
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Member; }
+};
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+struct Param {
+  std::string name;
+  llvm::SMRange nameRange;
+  TypeSpec type;
+  ExprPtr defaultValue; ///< A literal, possibly negated; may be null.
+};
+
+/// `func name(x, y, c) = expr;`
+struct FuncDef {
+  std::string name;
+  llvm::SMRange nameRange;
+  std::vector<std::pair<std::string, llvm::SMRange>> vars;
+  ExprPtr body;
+};
+
+/// `kernel name(params) -> output { funcs }`
+struct KernelDecl {
+  std::string name;
+  llvm::SMRange nameRange;
+  std::vector<Param> params;
+  TypeSpec output;
+  std::vector<FuncDef> funcs;
+  /// Set by Sema: the image parameter whose size the output takes.
+  unsigned sizeSource = 0;
+};
+
+struct ModuleAST {
+  std::vector<KernelDecl> kernels;
+};
+
+/// Prints the tree with `line:col` of each node (for `--emit=ast`).
+void dumpAST(const ModuleAST &module, const DiagnosticEngine &diags,
+             llvm::raw_ostream &os);
+
+} // namespace arvr
+
+#endif // ARVR_FRONTEND_AST_H

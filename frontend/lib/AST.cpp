@@ -1,0 +1,170 @@
+//===- AST.cpp - Names of types and operators, and the AST printer --------===//
+
+#include "arvr/Frontend/AST.h"
+#include "arvr/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace arvr;
+
+llvm::StringRef arvr::getScalarTypeName(ScalarType type) {
+  switch (type) {
+  case ScalarType::Bool:
+    return "bool";
+  case ScalarType::U8:
+    return "u8";
+  case ScalarType::U16:
+    return "u16";
+  case ScalarType::I32:
+    return "i32";
+  case ScalarType::F32:
+    return "f32";
+  }
+  llvm_unreachable("unknown scalar type");
+}
+
+std::optional<ScalarType> arvr::parseScalarTypeName(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ScalarType>>(name)
+      .Case("bool", ScalarType::Bool)
+      .Case("u8", ScalarType::U8)
+      .Case("u16", ScalarType::U16)
+      .Case("i32", ScalarType::I32)
+      .Case("f32", ScalarType::F32)
+      .Default(std::nullopt);
+}
+
+std::string TypeSpec::str() const {
+  if (!isImage)
+    return getScalarTypeName(scalar).str();
+  std::string s = "image<" + getScalarTypeName(scalar).str();
+  if (channels)
+    s += ", " + std::to_string(channels);
+  return s + ">";
+}
+
+llvm::StringRef BinaryExpr::getSpelling(Op op) {
+  switch (op) {
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::Rem:
+    return "%";
+  case Op::Lt:
+    return "<";
+  case Op::Le:
+    return "<=";
+  case Op::Gt:
+    return ">";
+  case Op::Ge:
+    return ">=";
+  case Op::Eq:
+    return "==";
+  case Op::Ne:
+    return "!=";
+  case Op::And:
+    return "&&";
+  case Op::Or:
+    return "||";
+  }
+  llvm_unreachable("unknown binary operator");
+}
+
+namespace {
+/// Prints one node per line, indented by depth, with its location.
+class ASTPrinter {
+public:
+  ASTPrinter(const DiagnosticEngine &diags, llvm::raw_ostream &os)
+      : diags(diags), os(os) {}
+
+  void print(const ModuleAST &module) {
+    for (const KernelDecl &kernel : module.kernels)
+      print(kernel);
+  }
+
+private:
+  void line(llvm::SMLoc loc) {
+    os.indent(depth * 2);
+    auto [row, col] = diags.getLineAndColumn(loc);
+    os << "@" << row << ":" << col << " ";
+  }
+
+  void print(const KernelDecl &kernel) {
+    line(kernel.nameRange.Start);
+    os << "Kernel '" << kernel.name << "' -> " << kernel.output.str() << "\n";
+    ++depth;
+    for (const Param &param : kernel.params) {
+      line(param.nameRange.Start);
+      os << "Param '" << param.name << "' : " << param.type.str() << "\n";
+      if (param.defaultValue) {
+        ++depth;
+        print(*param.defaultValue);
+        --depth;
+      }
+    }
+    for (const FuncDef &func : kernel.funcs) {
+      line(func.nameRange.Start);
+      os << "Func '" << func.name << "' (";
+      llvm::interleaveComma(func.vars, os,
+                            [&](const auto &var) { os << var.first; });
+      os << ")\n";
+      ++depth;
+      print(*func.body);
+      --depth;
+    }
+    --depth;
+  }
+
+  void print(const Expr &expr) {
+    line(expr.getLoc());
+    llvm::StringRef type = getScalarTypeName(expr.type);
+    if (auto *e = llvm::dyn_cast<IntLitExpr>(&expr)) {
+      os << "Int " << e->value << " : " << type << "\n";
+    } else if (auto *e = llvm::dyn_cast<FloatLitExpr>(&expr)) {
+      os << "Float " << e->value << " : " << type << "\n";
+    } else if (auto *e = llvm::dyn_cast<BoolLitExpr>(&expr)) {
+      os << "Bool " << (e->value ? "true" : "false") << "\n";
+    } else if (auto *e = llvm::dyn_cast<VarExpr>(&expr)) {
+      os << "Var '" << e->name << "' : " << type << "\n";
+    } else if (auto *e = llvm::dyn_cast<UnaryExpr>(&expr)) {
+      os << "Unary '" << (e->op == UnaryExpr::Op::Neg ? "-" : "!")
+         << "' : " << type << "\n";
+      ++depth;
+      print(*e->operand);
+      --depth;
+    } else if (auto *e = llvm::dyn_cast<BinaryExpr>(&expr)) {
+      os << "Binary '" << BinaryExpr::getSpelling(e->op) << "' : " << type
+         << "\n";
+      ++depth;
+      print(*e->lhs);
+      print(*e->rhs);
+      --depth;
+    } else if (auto *e = llvm::dyn_cast<CallExpr>(&expr)) {
+      os << "Call '" << e->callee;
+      if (!e->method.empty())
+        os << "." << e->method;
+      os << "' : " << type << "\n";
+      ++depth;
+      for (const ExprPtr &arg : e->args)
+        print(*arg);
+      --depth;
+    } else if (auto *e = llvm::dyn_cast<MemberExpr>(&expr)) {
+      os << "Member '" << e->base << "." << e->member << "' : " << type
+         << "\n";
+    }
+  }
+
+  const DiagnosticEngine &diags;
+  llvm::raw_ostream &os;
+  unsigned depth = 0;
+};
+} // namespace
+
+void arvr::dumpAST(const ModuleAST &module, const DiagnosticEngine &diags,
+                   llvm::raw_ostream &os) {
+  ASTPrinter(diags, os).print(module);
+}

@@ -1,0 +1,514 @@
+//===- MLIRGen.cpp - From the checked AST to the arvr dialect -------------===//
+//
+// Each kernel becomes an `arvr.kernel`; its output function becomes the
+// region of an `arvr.stage`. Expressions become `arith`/`math` ops on the
+// scalar types (u8 -> i8, u16 -> i16, i32, f32, bool -> i1), and each
+// language rule that MLIR leaves undefined is made defined here: integer
+// division by zero gives 0, float-to-int conversions saturate and send NaN
+// to 0 (docs/language.md states these rules).
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Frontend/MLIRGen.h"
+
+#include "arvr/Dialect/ArvrDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using mlir::arvr::AccessOp;
+using mlir::arvr::Boundary;
+using mlir::arvr::DimOp;
+using mlir::arvr::ImageType;
+using mlir::arvr::KernelOp;
+using mlir::arvr::ReturnOp;
+using mlir::arvr::StageOp;
+using mlir::arvr::YieldOp;
+using ::arvr::BinaryExpr;
+using ::arvr::BoolLitExpr;
+using ::arvr::CallExpr;
+using ::arvr::Expr;
+using ::arvr::ExprPtr;
+using ::arvr::FloatLitExpr;
+using ::arvr::FuncDef;
+using ::arvr::IntLitExpr;
+using ::arvr::KernelDecl;
+using ::arvr::MemberExpr;
+using ::arvr::ModuleAST;
+using ::arvr::Param;
+using ::arvr::ScalarType;
+using ::arvr::TypeSpec;
+using ::arvr::UnaryExpr;
+using ::arvr::VarExpr;
+namespace arvrDim = mlir::arvr;
+
+namespace {
+
+class MLIRGenImpl {
+public:
+  MLIRGenImpl(MLIRContext &context, const llvm::SourceMgr &sourceMgr)
+      : builder(&context), sourceMgr(sourceMgr) {}
+
+  OwningOpRef<ModuleOp> gen(const ModuleAST &ast) {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+    builder.setInsertionPointToEnd(module->getBody());
+    for (const KernelDecl &kernel : ast.kernels)
+      genKernel(kernel);
+    if (failed(verify(*module))) {
+      module->emitError("internal compiler error: the generated arvr IR does "
+                        "not verify");
+      return nullptr;
+    }
+    return module;
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Helpers
+  //===--------------------------------------------------------------------===//
+
+  Location loc(llvm::SMLoc smloc) {
+    unsigned buffer = sourceMgr.FindBufferContainingLoc(smloc);
+    if (!buffer)
+      return builder.getUnknownLoc();
+    auto [line, col] = sourceMgr.getLineAndColumn(smloc, buffer);
+    return FileLineColLoc::get(
+        builder.getStringAttr(
+            sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier()),
+        line, col);
+  }
+
+  /// The type a value of `type` has in the IR.
+  Type getScalarType(ScalarType type) {
+    switch (type) {
+    case ScalarType::Bool:
+      return builder.getI1Type();
+    case ScalarType::U8:
+      return builder.getI8Type();
+    case ScalarType::U16:
+      return builder.getI16Type();
+    case ScalarType::I32:
+      return builder.getI32Type();
+    case ScalarType::F32:
+      return builder.getF32Type();
+    }
+    llvm_unreachable("unknown scalar type");
+  }
+
+  Type getImageType(const TypeSpec &spec) {
+    Type element;
+    switch (spec.scalar) {
+    case ScalarType::U8:
+      element = builder.getIntegerType(8, /*isSigned=*/false);
+      break;
+    case ScalarType::U16:
+      element = builder.getIntegerType(16, /*isSigned=*/false);
+      break;
+    case ScalarType::I32:
+      element = builder.getI32Type();
+      break;
+    case ScalarType::F32:
+    case ScalarType::Bool: // Refused by Sema.
+      element = builder.getF32Type();
+      break;
+    }
+    int64_t channels = spec.channels ? spec.channels : ShapedType::kDynamic;
+    return ImageType::get(builder.getContext(), element, channels);
+  }
+
+  Value constI32(Location l, int64_t v) {
+    return arith::ConstantIntOp::create(builder, l, builder.getI32Type(), v);
+  }
+  Value constF32(Location l, double v) {
+    return arith::ConstantFloatOp::create(builder, l, builder.getF32Type(),
+                                          llvm::APFloat(static_cast<float>(v)));
+  }
+
+  /// Converts `value` of type `from` to i32: unsigned types and bool
+  /// zero-extend; f32 rounds toward zero, saturating, with NaN -> 0.
+  Value toI32(Value value, ScalarType from, Location l) {
+    switch (from) {
+    case ScalarType::I32:
+      return value;
+    case ScalarType::Bool:
+    case ScalarType::U8:
+    case ScalarType::U16:
+      return arith::ExtUIOp::create(builder, l, builder.getI32Type(), value);
+    case ScalarType::F32: {
+      // 2147483520 is the largest f32 below 2^31.
+      Value low = arith::MaxNumFOp::create(builder, l, value,
+                                           constF32(l, -2147483648.0));
+      Value clamped = arith::MinNumFOp::create(builder, l, low,
+                                               constF32(l, 2147483520.0));
+      Value converted =
+          arith::FPToSIOp::create(builder, l, builder.getI32Type(), clamped);
+      Value isNaN = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UNO,
+                                          value, value);
+      return arith::SelectOp::create(builder, l, isNaN, constI32(l, 0),
+                                     converted);
+    }
+    }
+    llvm_unreachable("unknown scalar type");
+  }
+
+  /// Converts `value` of type `from` to f32 (exactly, for every type but
+  /// large i32 values, which round to nearest).
+  Value toF32(Value value, ScalarType from, Location l) {
+    switch (from) {
+    case ScalarType::F32:
+      return value;
+    case ScalarType::I32:
+      return arith::SIToFPOp::create(builder, l, builder.getF32Type(), value);
+    case ScalarType::Bool:
+    case ScalarType::U8:
+    case ScalarType::U16:
+      return arith::UIToFPOp::create(builder, l, builder.getF32Type(), value);
+    }
+    llvm_unreachable("unknown scalar type");
+  }
+
+  Value convert(Value value, ScalarType from, ScalarType to, Location l) {
+    if (from == to)
+      return value;
+    if (to == ScalarType::F32)
+      return toF32(value, from, l);
+    if (to == ScalarType::I32)
+      return toI32(value, from, l);
+    llvm_unreachable("operands convert only to i32 or f32");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Kernels
+  //===--------------------------------------------------------------------===//
+
+  void genKernel(const KernelDecl &kernel) {
+    const FuncDef *out = nullptr;
+    for (const FuncDef &func : kernel.funcs)
+      if (func.name == "out")
+        out = &func;
+    assert(out && "Sema guarantees an output function");
+
+    SmallVector<Type> inputs;
+    SmallVector<Location> argLocs;
+    for (const Param &param : kernel.params) {
+      inputs.push_back(param.type.isImage ? getImageType(param.type)
+                                          : getScalarType(param.type.scalar));
+      argLocs.push_back(loc(param.nameRange.Start));
+    }
+    Type outputType = getImageType(kernel.output);
+    Location kernelLoc = loc(kernel.nameRange.Start);
+    auto op = KernelOp::create(builder, kernelLoc, kernel.name,
+                               builder.getFunctionType(inputs, {outputType}));
+    for (auto [index, param] : llvm::enumerate(kernel.params))
+      op.setArgAttr(index, "arvr.name", builder.getStringAttr(param.name));
+
+    OpBuilder::InsertionGuard guard(builder);
+    Block *entry = builder.createBlock(&op.getBody(), {}, inputs, argLocs);
+    currentKernel = &kernel;
+    params = entry->getArguments();
+
+    // The output has the size of its size-source image.
+    Location outLoc = loc(out->nameRange.Start);
+    Value source = params[kernel.sizeSource];
+    Value width =
+        DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
+    Value height =
+        DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
+    Value channels =
+        kernel.output.channels
+            ? Value(arith::ConstantIndexOp::create(builder, outLoc,
+                                                   kernel.output.channels))
+            : Value(DimOp::create(builder, outLoc, source,
+                                  arvrDim::Dim::channels));
+    auto stage = StageOp::create(builder, outLoc, outputType, out->name, width,
+                                 height, channels);
+    {
+      OpBuilder::InsertionGuard stageGuard(builder);
+      Type index = builder.getIndexType();
+      Block *body = builder.createBlock(&stage.getBody(), {},
+                                        {index, index, index},
+                                        {outLoc, outLoc, outLoc});
+      coordinates.assign(body->getArguments().begin(),
+                         body->getArguments().end());
+      coordinatesI32.assign(3, Value());
+      Value value = genExpr(*out->body);
+      YieldOp::create(builder, loc(out->body->getLoc()), value);
+    }
+    ReturnOp::create(builder, kernelLoc, ValueRange{stage.getResult()});
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  Value genExpr(const Expr &expr) {
+    Location l = loc(expr.getLoc());
+    switch (expr.getKind()) {
+    case Expr::Kind::IntLit: {
+      int64_t value = llvm::cast<IntLitExpr>(expr).value;
+      if (expr.type == ScalarType::F32)
+        return constF32(l, static_cast<double>(value));
+      return arith::ConstantIntOp::create(builder, l,
+                                          getScalarType(expr.type), value);
+    }
+    case Expr::Kind::FloatLit:
+      return constF32(l, llvm::cast<FloatLitExpr>(expr).value);
+    case Expr::Kind::BoolLit:
+      return arith::ConstantIntOp::create(builder, l, builder.getI1Type(),
+                                          llvm::cast<BoolLitExpr>(expr).value);
+    case Expr::Kind::Var:
+      return genVar(llvm::cast<VarExpr>(expr));
+    case Expr::Kind::Unary:
+      return genUnary(llvm::cast<UnaryExpr>(expr), l);
+    case Expr::Kind::Binary:
+      return genBinary(llvm::cast<BinaryExpr>(expr), l);
+    case Expr::Kind::Call:
+      return genCall(llvm::cast<CallExpr>(expr), l);
+    case Expr::Kind::Member: {
+      auto &member = llvm::cast<MemberExpr>(expr);
+      arvrDim::Dim dim = member.member == "width" ? arvrDim::Dim::width
+                         : member.member == "height"
+                             ? arvrDim::Dim::height
+                             : arvrDim::Dim::channels;
+      Value size = DimOp::create(builder, l, params[member.imageParam], dim);
+      return arith::IndexCastOp::create(builder, l, builder.getI32Type(),
+                                        size);
+    }
+    }
+    llvm_unreachable("unknown expression kind");
+  }
+
+  Value genVar(const VarExpr &var) {
+    if (var.binding == VarExpr::Binding::Param)
+      return params[var.index];
+    // A coordinate: cast its index to i32 once, at the top of the stage.
+    Value &cached = coordinatesI32[var.index];
+    if (!cached) {
+      OpBuilder::InsertionGuard guard(builder);
+      Value index = coordinates[var.index];
+      builder.setInsertionPointAfterValue(index);
+      if (auto arg = dyn_cast<BlockArgument>(index))
+        builder.setInsertionPointToStart(arg.getOwner());
+      cached = arith::IndexCastOp::create(builder, index.getLoc(),
+                                          builder.getI32Type(), index);
+    }
+    return cached;
+  }
+
+  Value genUnary(const UnaryExpr &unary, Location l) {
+    Value operand = genExpr(*unary.operand);
+    if (unary.op == UnaryExpr::Op::Not)
+      return arith::XOrIOp::create(
+          builder, l, operand,
+          arith::ConstantIntOp::create(builder, l, builder.getI1Type(), 1));
+    if (unary.type == ScalarType::F32)
+      return arith::NegFOp::create(builder, l, operand);
+    operand = toI32(operand, unary.operand->type, l);
+    return arith::SubIOp::create(builder, l, constI32(l, 0), operand);
+  }
+
+  Value genBinary(const BinaryExpr &binary, Location l) {
+    using Op = BinaryExpr::Op;
+    ScalarType type = binary.operandType;
+    Value lhs = genExpr(*binary.lhs);
+    Value rhs = genExpr(*binary.rhs);
+    if (type != ScalarType::Bool) {
+      lhs = convert(lhs, binary.lhs->type, type, l);
+      rhs = convert(rhs, binary.rhs->type, type, l);
+    }
+    bool isFloat = type == ScalarType::F32;
+    switch (binary.op) {
+    case Op::Add:
+      return isFloat ? Value(arith::AddFOp::create(builder, l, lhs, rhs))
+                     : Value(arith::AddIOp::create(builder, l, lhs, rhs));
+    case Op::Sub:
+      return isFloat ? Value(arith::SubFOp::create(builder, l, lhs, rhs))
+                     : Value(arith::SubIOp::create(builder, l, lhs, rhs));
+    case Op::Mul:
+      return isFloat ? Value(arith::MulFOp::create(builder, l, lhs, rhs))
+                     : Value(arith::MulIOp::create(builder, l, lhs, rhs));
+    case Op::Div:
+      return isFloat ? Value(arith::DivFOp::create(builder, l, lhs, rhs))
+                     : genIntDivRem(lhs, rhs, /*remainder=*/false, l);
+    case Op::Rem:
+      return genIntDivRem(lhs, rhs, /*remainder=*/true, l);
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+    case Op::Eq:
+    case Op::Ne:
+      return genCompare(binary.op, isFloat, lhs, rhs, l);
+    case Op::And:
+      return arith::AndIOp::create(builder, l, lhs, rhs);
+    case Op::Or:
+      return arith::OrIOp::create(builder, l, lhs, rhs);
+    }
+    llvm_unreachable("unknown binary operator");
+  }
+
+  Value genCompare(BinaryExpr::Op op, bool isFloat, Value lhs, Value rhs,
+                   Location l) {
+    using Op = BinaryExpr::Op;
+    if (isFloat) {
+      // Ordered comparisons: false when either side is NaN, but for '!='.
+      arith::CmpFPredicate predicate =
+          op == Op::Lt   ? arith::CmpFPredicate::OLT
+          : op == Op::Le ? arith::CmpFPredicate::OLE
+          : op == Op::Gt ? arith::CmpFPredicate::OGT
+          : op == Op::Ge ? arith::CmpFPredicate::OGE
+          : op == Op::Eq ? arith::CmpFPredicate::OEQ
+                         : arith::CmpFPredicate::UNE;
+      return arith::CmpFOp::create(builder, l, predicate, lhs, rhs);
+    }
+    arith::CmpIPredicate predicate =
+        op == Op::Lt   ? arith::CmpIPredicate::slt
+        : op == Op::Le ? arith::CmpIPredicate::sle
+        : op == Op::Gt ? arith::CmpIPredicate::sgt
+        : op == Op::Ge ? arith::CmpIPredicate::sge
+        : op == Op::Eq ? arith::CmpIPredicate::eq
+                       : arith::CmpIPredicate::ne;
+    return arith::CmpIOp::create(builder, l, predicate, lhs, rhs);
+  }
+
+  /// Floored i32 division and its remainder (the remainder has the sign of
+  /// the divisor), defined everywhere: x / 0 == x % 0 == 0, and
+  /// INT_MIN / -1 wraps to INT_MIN.
+  Value genIntDivRem(Value lhs, Value rhs, bool remainder, Location l) {
+    auto eq = [&](Value a, int64_t v) {
+      return arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, a,
+                                   constI32(l, v));
+    };
+    Value zero = constI32(l, 0);
+    Value byZero = eq(rhs, 0);
+    Value byMinusOne = eq(rhs, -1);
+    Value unsafe = arith::OrIOp::create(builder, l, byZero, byMinusOne);
+    Value divisor =
+        arith::SelectOp::create(builder, l, unsafe, constI32(l, 1), rhs);
+    if (!remainder) {
+      Value quotient = arith::FloorDivSIOp::create(builder, l, lhs, divisor);
+      Value negated = arith::SubIOp::create(builder, l, zero, lhs);
+      quotient =
+          arith::SelectOp::create(builder, l, byMinusOne, negated, quotient);
+      return arith::SelectOp::create(builder, l, byZero, zero, quotient);
+    }
+    // With the unsafe divisors replaced by 1, the remainder is already 0.
+    Value rem = arith::RemSIOp::create(builder, l, lhs, divisor);
+    Value remNegative = arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::slt, rem, zero);
+    Value divisorNegative = arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::slt, divisor, zero);
+    Value signsDiffer =
+        arith::XOrIOp::create(builder, l, remNegative, divisorNegative);
+    Value nonZero = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne,
+                                          rem, zero);
+    Value adjust = arith::AndIOp::create(builder, l, signsDiffer, nonZero);
+    Value adjusted = arith::AddIOp::create(builder, l, rem, divisor);
+    return arith::SelectOp::create(builder, l, adjust, adjusted, rem);
+  }
+
+  Value genCall(const CallExpr &call, Location l) {
+    using Builtin = CallExpr::Builtin;
+    if (call.builtin == Builtin::ReadImage)
+      return genImageRead(call, l);
+
+    SmallVector<Value, 3> args;
+    for (const ExprPtr &arg : call.args)
+      args.push_back(genExpr(*arg));
+    ScalarType argType = call.args[0]->type;
+    switch (call.builtin) {
+    case Builtin::CastF32:
+      return toF32(args[0], argType, l);
+    case Builtin::CastI32:
+      return toI32(args[0], argType, l);
+    case Builtin::CastU8:
+      if (argType == ScalarType::U8)
+        return args[0];
+      return arith::TruncIOp::create(builder, l, builder.getI8Type(),
+                                     toI32(args[0], argType, l));
+    case Builtin::CastU8Sat:
+      return genSaturateU8(args[0], argType, l);
+    case Builtin::Abs:
+      if (call.type == ScalarType::F32)
+        return math::AbsFOp::create(builder, l, args[0]);
+      return math::AbsIOp::create(builder, l, toI32(args[0], argType, l));
+    case Builtin::Min:
+    case Builtin::Max:
+    case Builtin::Clamp: {
+      for (auto [value, arg] : llvm::zip(args, call.args))
+        value = convert(value, arg->type, call.type, l);
+      bool isFloat = call.type == ScalarType::F32;
+      auto min = [&](Value a, Value b) -> Value {
+        return isFloat ? Value(arith::MinNumFOp::create(builder, l, a, b))
+                       : Value(arith::MinSIOp::create(builder, l, a, b));
+      };
+      auto max = [&](Value a, Value b) -> Value {
+        return isFloat ? Value(arith::MaxNumFOp::create(builder, l, a, b))
+                       : Value(arith::MaxSIOp::create(builder, l, a, b));
+      };
+      if (call.builtin == Builtin::Min)
+        return min(args[0], args[1]);
+      if (call.builtin == Builtin::Max)
+        return max(args[0], args[1]);
+      return min(max(args[0], args[1]), args[2]);
+    }
+    case Builtin::Unresolved:
+    case Builtin::ReadImage:
+      break;
+    }
+    llvm_unreachable("unresolved call reached MLIRGen");
+  }
+
+  /// u8_sat: clamp to [0, 255] (NaN -> 0), round half to even, convert.
+  Value genSaturateU8(Value value, ScalarType from, Location l) {
+    if (from == ScalarType::U8)
+      return value;
+    if (from == ScalarType::F32) {
+      Value low = arith::MaxNumFOp::create(builder, l, value, constF32(l, 0));
+      Value clamped =
+          arith::MinNumFOp::create(builder, l, low, constF32(l, 255));
+      Value rounded = math::RoundEvenOp::create(builder, l, clamped);
+      return arith::FPToUIOp::create(builder, l, builder.getI8Type(), rounded);
+    }
+    Value wide = toI32(value, from, l);
+    Value low = arith::MaxSIOp::create(builder, l, wide, constI32(l, 0));
+    Value clamped = arith::MinSIOp::create(builder, l, low, constI32(l, 255));
+    return arith::TruncIOp::create(builder, l, builder.getI8Type(), clamped);
+  }
+
+  Value genImageRead(const CallExpr &call, Location l) {
+    SmallVector<Value, 3> indices;
+    for (const ExprPtr &arg : call.args) {
+      Value coordinate = toI32(genExpr(*arg), arg->type, l);
+      indices.push_back(arith::IndexCastOp::create(
+          builder, l, builder.getIndexType(), coordinate));
+    }
+    if (indices.size() == 2)
+      indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
+    return AccessOp::create(builder, l, params[call.imageParam], indices[0],
+                            indices[1], indices[2],
+                            call.clampToEdge ? Boundary::clamp
+                                             : Boundary::in_bounds);
+  }
+
+  OpBuilder builder;
+  const llvm::SourceMgr &sourceMgr;
+  const KernelDecl *currentKernel = nullptr;
+  Block::BlockArgListType params;
+  SmallVector<Value, 3> coordinates;
+  SmallVector<Value, 3> coordinatesI32;
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> (::arvr::mlirGen)(MLIRContext &context,
+                                    const ModuleAST &module,
+                                    const llvm::SourceMgr &sourceMgr) {
+  context.loadDialect<mlir::arvr::ArvrDialect, arith::ArithDialect,
+                      math::MathDialect>();
+  return MLIRGenImpl(context, sourceMgr).gen(module);
+}

@@ -1,0 +1,440 @@
+//===- Parser.cpp - Recursive-descent parser for .arvr --------------------===//
+
+#include "arvr/Frontend/Parser.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+using namespace arvr;
+
+/// Deeper expressions are refused rather than risking the stack.
+static constexpr unsigned kMaxExprDepth = 256;
+
+Parser::Parser(Lexer &lexer, DiagnosticEngine &diags)
+    : lexer(lexer), diags(diags) {
+  tok = lexer.lex();
+  previous = tok;
+}
+
+void Parser::errorExpected(llvm::StringRef what) {
+  if (tok.is(TokenKind::error))
+    return; // The lexer has already said what is wrong here.
+  std::string found = tok.is(TokenKind::eof)
+                          ? std::string("end of file")
+                          : "'" + tok.spelling.str() + "'";
+  diags.error(tok.getLoc(), "expected " + what + ", but found " + found,
+              tok.getRange());
+}
+
+bool Parser::expect(TokenKind kind, llvm::StringRef what) {
+  if (consumeIf(kind))
+    return true;
+  errorExpected(what);
+  return false;
+}
+
+void Parser::skipUntil(TokenKind kind) {
+  while (!tok.is(TokenKind::eof)) {
+    if (tok.is(kind)) {
+      consume();
+      return;
+    }
+    if (tok.is(TokenKind::r_brace) || tok.is(TokenKind::kw_func) ||
+        tok.is(TokenKind::kw_kernel))
+      return;
+    consume();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+ModuleAST Parser::parseModule() {
+  ModuleAST module;
+  while (!tok.is(TokenKind::eof)) {
+    if (!tok.is(TokenKind::kw_kernel)) {
+      errorExpected("'kernel'");
+      // Skip to the next kernel.
+      while (!tok.is(TokenKind::eof) && !tok.is(TokenKind::kw_kernel))
+        consume();
+      continue;
+    }
+    KernelDecl kernel;
+    if (parseKernel(kernel))
+      module.kernels.push_back(std::move(kernel));
+  }
+  return module;
+}
+
+/// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' type
+///           '{' func* '}'
+bool Parser::parseKernel(KernelDecl &kernel) {
+  consume(); // 'kernel'
+  kernel.nameRange = tok.getRange();
+  if (!tok.is(TokenKind::identifier)) {
+    errorExpected("a kernel name");
+    while (!tok.is(TokenKind::eof) && !tok.is(TokenKind::kw_kernel))
+      consume();
+    return false;
+  }
+  kernel.name = tok.spelling.str();
+  consume();
+
+  bool ok = expect(TokenKind::l_paren, "'(' to begin the parameter list");
+  if (ok && !tok.is(TokenKind::r_paren)) {
+    do {
+      Param param;
+      if (!parseParam(param)) {
+        ok = false;
+        break;
+      }
+      kernel.params.push_back(std::move(param));
+    } while (consumeIf(TokenKind::comma));
+  }
+  ok = ok && expect(TokenKind::r_paren, "')' or ',' in the parameter list");
+  ok = ok && expect(TokenKind::arrow, "'->' and the output type");
+  ok = ok && parseType(kernel.output);
+  if (!ok) {
+    // Resynchronise at the body, if there is one.
+    while (!tok.is(TokenKind::eof) && !tok.is(TokenKind::l_brace) &&
+           !tok.is(TokenKind::kw_kernel))
+      consume();
+  }
+  if (!expect(TokenKind::l_brace, "'{' to begin the kernel body"))
+    return false;
+  while (!tok.is(TokenKind::r_brace) && !tok.is(TokenKind::eof) &&
+         !tok.is(TokenKind::kw_kernel)) {
+    if (!tok.is(TokenKind::kw_func)) {
+      errorExpected("'func' or '}'");
+      consume();
+      skipUntil(TokenKind::semicolon);
+      ok = false;
+      continue;
+    }
+    FuncDef func;
+    if (parseFunc(func))
+      kernel.funcs.push_back(std::move(func));
+    else
+      ok = false;
+  }
+  if (!expect(TokenKind::r_brace, "'}' to end the kernel body"))
+    return false;
+  return ok;
+}
+
+/// param := identifier ':' type ('=' expr)?
+bool Parser::parseParam(Param &param) {
+  param.nameRange = tok.getRange();
+  if (!tok.is(TokenKind::identifier)) {
+    errorExpected("a parameter name");
+    return false;
+  }
+  param.name = tok.spelling.str();
+  consume();
+  if (!expect(TokenKind::colon, "':' and the parameter's type") ||
+      !parseType(param.type))
+    return false;
+  if (consumeIf(TokenKind::equal)) {
+    param.defaultValue = parseExpr();
+    if (!param.defaultValue)
+      return false;
+  }
+  return true;
+}
+
+/// type := scalar-type | 'image' '<' scalar-type (',' integer)? '>'
+bool Parser::parseType(TypeSpec &type) {
+  llvm::SMLoc start = tok.getLoc();
+  if (!tok.is(TokenKind::identifier)) {
+    errorExpected("a type");
+    return false;
+  }
+  if (tok.spelling == "image") {
+    consume();
+    type.isImage = true;
+    if (!expect(TokenKind::less, "'<' after 'image'"))
+      return false;
+    std::optional<ScalarType> element =
+        tok.is(TokenKind::identifier) ? parseScalarTypeName(tok.spelling)
+                                      : std::nullopt;
+    if (!element) {
+      errorExpected("an element type (u8, u16, i32 or f32)");
+      return false;
+    }
+    type.scalar = *element;
+    consume();
+    if (consumeIf(TokenKind::comma)) {
+      unsigned channels = 0;
+      if (!tok.is(TokenKind::integer) ||
+          tok.spelling.getAsInteger(10, channels)) {
+        errorExpected("a channel count");
+        return false;
+      }
+      if (channels < 1 || channels > 4) {
+        diags.error(tok.getLoc(),
+                    "an image has 1 to 4 channels, not " + tok.spelling,
+                    tok.getRange());
+        return false;
+      }
+      type.channels = static_cast<int>(channels);
+      consume();
+    }
+    if (!expect(TokenKind::greater, "'>' to end the image type"))
+      return false;
+  } else {
+    std::optional<ScalarType> scalar = parseScalarTypeName(tok.spelling);
+    if (!scalar) {
+      diags.error(tok.getLoc(),
+                  "unknown type '" + tok.spelling +
+                      "'; expected image<...>, f32, i32, bool, u8 or u16",
+                  tok.getRange());
+      return false;
+    }
+    type.scalar = *scalar;
+    consume();
+  }
+  type.range = {start, previous.getEndLoc()};
+  return true;
+}
+
+/// func := 'func' identifier '(' identifier (',' identifier)* ')' '=' expr ';'
+bool Parser::parseFunc(FuncDef &func) {
+  consume(); // 'func'
+  func.nameRange = tok.getRange();
+  bool ok = true;
+  if (tok.is(TokenKind::identifier)) {
+    func.name = tok.spelling.str();
+    consume();
+  } else {
+    errorExpected("a function name");
+    ok = false;
+  }
+  if (ok && expect(TokenKind::l_paren, "'(' and the function's coordinates")) {
+    do {
+      if (!tok.is(TokenKind::identifier)) {
+        errorExpected("a coordinate name");
+        ok = false;
+        break;
+      }
+      func.vars.emplace_back(tok.spelling.str(), tok.getRange());
+      consume();
+    } while (consumeIf(TokenKind::comma));
+    ok = ok && expect(TokenKind::r_paren, "')' or ',' in the coordinates");
+    ok = ok && expect(TokenKind::equal, "'=' and the function's definition");
+    if (ok) {
+      func.body = parseExpr();
+      ok = func.body != nullptr;
+    }
+    ok = ok && expect(TokenKind::semicolon, "';' after the definition");
+  } else {
+    ok = false;
+  }
+  if (!ok)
+    skipUntil(TokenKind::semicolon);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+/// The binary operator a token spells, and its precedence (higher binds
+/// tighter); precedence 0 for tokens that are not binary operators.
+static std::pair<BinaryExpr::Op, int> getBinaryOp(TokenKind kind) {
+  using Op = BinaryExpr::Op;
+  switch (kind) {
+  case TokenKind::pipe_pipe:
+    return {Op::Or, 1};
+  case TokenKind::amp_amp:
+    return {Op::And, 2};
+  case TokenKind::equal_equal:
+    return {Op::Eq, 3};
+  case TokenKind::not_equal:
+    return {Op::Ne, 3};
+  case TokenKind::less:
+    return {Op::Lt, 4};
+  case TokenKind::less_equal:
+    return {Op::Le, 4};
+  case TokenKind::greater:
+    return {Op::Gt, 4};
+  case TokenKind::greater_equal:
+    return {Op::Ge, 4};
+  case TokenKind::plus:
+    return {Op::Add, 5};
+  case TokenKind::minus:
+    return {Op::Sub, 5};
+  case TokenKind::star:
+    return {Op::Mul, 6};
+  case TokenKind::slash:
+    return {Op::Div, 6};
+  case TokenKind::percent:
+    return {Op::Rem, 6};
+  default:
+    return {Op::Add, 0};
+  }
+}
+
+/// expr := unary (binary-op unary)*   (precedence climbing, left-assoc)
+ExprPtr Parser::parseExpr() {
+  if (depth >= kMaxExprDepth) {
+    diags.error(tok.getLoc(), "expression is nested too deeply (more than " +
+                                  llvm::Twine(kMaxExprDepth) + " levels)");
+    return nullptr;
+  }
+  ++depth;
+  ExprPtr lhs = parseUnary();
+  ExprPtr result = lhs ? parseBinaryRHS(1, std::move(lhs)) : nullptr;
+  --depth;
+  return result;
+}
+
+ExprPtr Parser::parseBinaryRHS(int minPrecedence, ExprPtr lhs) {
+  while (true) {
+    auto [op, precedence] = getBinaryOp(tok.kind);
+    if (precedence < minPrecedence || precedence == 0)
+      return lhs;
+    llvm::SMLoc opLoc = tok.getLoc();
+    consume();
+    ExprPtr rhs = parseUnary();
+    if (!rhs)
+      return nullptr;
+    // Let tighter operators on the right take `rhs` first.
+    while (getBinaryOp(tok.kind).second > precedence) {
+      rhs = parseBinaryRHS(precedence + 1, std::move(rhs));
+      if (!rhs)
+        return nullptr;
+    }
+    llvm::SMRange range(lhs->getRange().Start, rhs->getRange().End);
+    lhs = std::make_unique<BinaryExpr>(range, op, opLoc, std::move(lhs),
+                                       std::move(rhs));
+  }
+}
+
+/// unary := ('-' | '!') unary | primary
+ExprPtr Parser::parseUnary() {
+  if (tok.is(TokenKind::minus) || tok.is(TokenKind::exclaim)) {
+    if (depth >= kMaxExprDepth) {
+      diags.error(tok.getLoc(), "expression is nested too deeply (more than " +
+                                    llvm::Twine(kMaxExprDepth) + " levels)");
+      return nullptr;
+    }
+    UnaryExpr::Op op =
+        tok.is(TokenKind::minus) ? UnaryExpr::Op::Neg : UnaryExpr::Op::Not;
+    llvm::SMLoc start = tok.getLoc();
+    consume();
+    ++depth;
+    ExprPtr operand = parseUnary();
+    --depth;
+    if (!operand)
+      return nullptr;
+    llvm::SMRange range(start, operand->getRange().End);
+    return std::make_unique<UnaryExpr>(range, op, std::move(operand));
+  }
+  return parsePrimary();
+}
+
+/// call-args := '(' (expr (',' expr)*)? ')'
+bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end) {
+  consume(); // '('
+  if (!tok.is(TokenKind::r_paren)) {
+    do {
+      ExprPtr arg = parseExpr();
+      if (!arg)
+        return false;
+      args.push_back(std::move(arg));
+    } while (consumeIf(TokenKind::comma));
+  }
+  if (!expect(TokenKind::r_paren, "')' or ',' in the argument list"))
+    return false;
+  end = previous.getEndLoc();
+  return true;
+}
+
+/// primary := integer | number | 'true' | 'false' | '(' expr ')'
+///          | identifier
+///          | identifier call-args
+///          | identifier '.' identifier call-args?
+ExprPtr Parser::parsePrimary() {
+  Token start = tok;
+  switch (tok.kind) {
+  case TokenKind::integer: {
+    consume();
+    uint64_t value = 0;
+    if (start.spelling.getAsInteger(10, value) || value > INT64_MAX) {
+      diags.error(start.getLoc(),
+                  "integer literal '" + start.spelling + "' is too large",
+                  start.getRange());
+      return nullptr;
+    }
+    return std::make_unique<IntLitExpr>(start.getRange(),
+                                        static_cast<int64_t>(value));
+  }
+  case TokenKind::number: {
+    consume();
+    std::string text = start.spelling.str();
+    errno = 0;
+    double value = std::strtod(text.c_str(), nullptr);
+    if (errno == ERANGE && std::abs(value) > 1.0) {
+      diags.error(start.getLoc(),
+                  "number '" + start.spelling + "' is too large",
+                  start.getRange());
+      return nullptr;
+    }
+    return std::make_unique<FloatLitExpr>(start.getRange(), value);
+  }
+  case TokenKind::kw_true:
+  case TokenKind::kw_false:
+    consume();
+    return std::make_unique<BoolLitExpr>(start.getRange(),
+                                         start.is(TokenKind::kw_true));
+  case TokenKind::l_paren: {
+    consume();
+    ExprPtr inner = parseExpr();
+    if (!inner)
+      return nullptr;
+    if (!expect(TokenKind::r_paren, "')'"))
+      return nullptr;
+    return inner;
+  }
+  case TokenKind::identifier: {
+    consume();
+    std::string name = start.spelling.str();
+    if (tok.is(TokenKind::l_paren)) {
+      std::vector<ExprPtr> args;
+      llvm::SMLoc end;
+      if (!parseCallArgs(args, end))
+        return nullptr;
+      return std::make_unique<CallExpr>(llvm::SMRange(start.getLoc(), end),
+                                        name, start.getRange(), "",
+                                        std::move(args));
+    }
+    if (consumeIf(TokenKind::period)) {
+      Token member = tok;
+      if (!expect(TokenKind::identifier,
+                  "a member name after '.' (width, height, channels or a "
+                  "boundary mode)"))
+        return nullptr;
+      if (tok.is(TokenKind::l_paren)) {
+        std::vector<ExprPtr> args;
+        llvm::SMLoc end;
+        if (!parseCallArgs(args, end))
+          return nullptr;
+        return std::make_unique<CallExpr>(llvm::SMRange(start.getLoc(), end),
+                                          name, start.getRange(),
+                                          member.spelling.str(),
+                                          std::move(args));
+      }
+      return std::make_unique<MemberExpr>(
+          llvm::SMRange(start.getLoc(), member.getEndLoc()), name,
+          member.spelling.str(), member.getRange());
+    }
+    return std::make_unique<VarExpr>(start.getRange(), name);
+  }
+  default:
+    errorExpected("an expression");
+    return nullptr;
+  }
+}

@@ -1,0 +1,628 @@
+//===- Sema.cpp - Semantic checks of .arvr kernels ------------------------===//
+
+#include "arvr/Frontend/Sema.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace arvr;
+
+namespace {
+
+/// The name of the function a kernel computes as its output.
+constexpr llvm::StringLiteral kOutputFunc = "out";
+
+class KernelChecker {
+public:
+  KernelChecker(KernelDecl &kernel, DiagnosticEngine &diags)
+      : kernel(kernel), diags(diags) {}
+
+  void check() {
+    checkParams();
+    checkOutput();
+    checkFuncs();
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Declarations
+  //===--------------------------------------------------------------------===//
+
+  void checkParams() {
+    llvm::StringMap<const Param *> seen;
+    bool haveImage = false;
+    for (auto [index, param] : llvm::enumerate(kernel.params)) {
+      auto [it, inserted] = seen.try_emplace(param.name, &param);
+      if (!inserted) {
+        diags.error(param.nameRange.Start,
+                    "parameter '" + param.name + "' is declared twice",
+                    param.nameRange);
+        diags.note(it->second->nameRange.Start, "first declared here");
+      }
+      if (parseScalarTypeName(param.name) || isBuiltinName(param.name))
+        diags.error(param.nameRange.Start,
+                    "'" + param.name +
+                        "' is a built-in name and cannot name a parameter",
+                    param.nameRange);
+      if (param.type.isImage) {
+        if (!haveImage)
+          kernel.sizeSource = index;
+        haveImage = true;
+        if (param.type.scalar == ScalarType::Bool)
+          diags.error(param.type.range.Start,
+                      "images of 'bool' are not supported; use u8",
+                      param.type.range);
+        if (param.defaultValue)
+          diags.error(param.defaultValue->getLoc(),
+                      "image parameter '" + param.name +
+                          "' cannot have a default value",
+                      param.defaultValue->getRange());
+        continue;
+      }
+      if (param.type.scalar != ScalarType::F32 &&
+          param.type.scalar != ScalarType::I32 &&
+          param.type.scalar != ScalarType::Bool)
+        diags.error(param.type.range.Start,
+                    "scalar parameters are f32, i32 or bool, not '" +
+                        param.type.str() + "'",
+                    param.type.range);
+      else if (param.defaultValue)
+        checkDefault(param);
+    }
+    if (!haveImage)
+      diags.error(kernel.nameRange.Start,
+                  "kernel '" + kernel.name +
+                      "' needs an image parameter: its output takes that "
+                      "image's size",
+                  kernel.nameRange);
+  }
+
+  /// A default is a literal of the parameter's type (an integer literal
+  /// may initialise an f32), possibly negated.
+  void checkDefault(Param &param) {
+    Expr *value = param.defaultValue.get();
+    bool negated = false;
+    if (auto *unary = llvm::dyn_cast<UnaryExpr>(value);
+        unary && unary->op == UnaryExpr::Op::Neg) {
+      negated = true;
+      value = unary->operand.get();
+    }
+    ScalarType want = param.type.scalar;
+    bool ok = false;
+    if (llvm::isa<IntLitExpr>(value))
+      ok = want == ScalarType::I32 || want == ScalarType::F32;
+    else if (llvm::isa<FloatLitExpr>(value))
+      ok = want == ScalarType::F32;
+    else if (llvm::isa<BoolLitExpr>(value))
+      ok = want == ScalarType::Bool && !negated;
+    if (!ok) {
+      diags.error(param.defaultValue->getLoc(),
+                  "default value of '" + param.name + "' must be a " +
+                      getScalarTypeName(want) + " literal",
+                  param.defaultValue->getRange());
+      return;
+    }
+    checkExpr(*param.defaultValue, /*func=*/nullptr);
+    if (want == ScalarType::F32)
+      makeFloat(*param.defaultValue);
+  }
+
+  void checkOutput() {
+    const TypeSpec &output = kernel.output;
+    if (!output.isImage)
+      diags.error(output.range.Start,
+                  "a kernel's output must be an image, not '" + output.str() +
+                      "'",
+                  output.range);
+    else if (output.scalar == ScalarType::Bool)
+      diags.error(output.range.Start,
+                  "images of 'bool' are not supported; use u8", output.range);
+  }
+
+  void checkFuncs() {
+    const FuncDef *out = nullptr;
+    for (FuncDef &func : kernel.funcs) {
+      if (func.name != kOutputFunc) {
+        diags.error(func.nameRange.Start,
+                    "only the output function 'out' can be defined in this "
+                    "version of arvrc; write '" +
+                        func.name + "' inside 'out'",
+                    func.nameRange);
+        continue;
+      }
+      if (out) {
+        diags.error(func.nameRange.Start, "'out' is defined twice",
+                    func.nameRange);
+        diags.note(out->nameRange.Start, "first defined here");
+        continue;
+      }
+      out = &func;
+      checkOutputFunc(func);
+    }
+    if (!out)
+      diags.error(kernel.nameRange.Start,
+                  "kernel '" + kernel.name +
+                      "' does not define its output: add 'func out(x, y, c) "
+                      "= ...;'",
+                  kernel.nameRange);
+  }
+
+  void checkOutputFunc(FuncDef &func) {
+    bool oneChannel = kernel.output.isImage && kernel.output.channels == 1;
+    if (func.vars.size() != 3 && !(oneChannel && func.vars.size() == 2)) {
+      diags.error(func.nameRange.Start,
+                  "'out' takes the coordinates (x, y, c)" +
+                      llvm::Twine(oneChannel ? " or (x, y)" : "") +
+                      ", but has " + llvm::Twine(func.vars.size()),
+                  func.nameRange);
+      return;
+    }
+    llvm::StringMap<llvm::SMRange> seen;
+    for (auto &[name, range] : func.vars) {
+      if (!seen.try_emplace(name, range).second)
+        diags.error(range.Start, "coordinate '" + name + "' is named twice",
+                    range);
+      if (findParam(name))
+        diags.error(range.Start,
+                    "coordinate '" + name + "' hides the parameter '" + name +
+                        "'",
+                    range);
+    }
+    if (!checkExpr(*func.body, &func))
+      return;
+    if (!kernel.output.isImage)
+      return;
+    ScalarType want = kernel.output.scalar;
+    if (llvm::isa<IntLitExpr>(func.body.get()) && want == ScalarType::F32)
+      makeFloat(*func.body);
+    ScalarType got = func.body->type;
+    if (got == want)
+      return;
+    if (llvm::isa<IntLitExpr>(func.body.get()) && isIntegerType(want)) {
+      func.body->type = want;
+      return;
+    }
+    diags.error(func.body->getLoc(),
+                "'out' computes " + getScalarTypeName(got) +
+                    " values, but the output is " + kernel.output.str(),
+                func.body->getRange());
+    if (want == ScalarType::U8)
+      diags.note(func.body->getLoc(),
+                 "convert with u8_sat(...) to round and saturate, or u8(...) "
+                 "to wrap");
+    else
+      diags.note(func.body->getLoc(),
+                 "convert with " + getScalarTypeName(want) + "(...)");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  static bool isBuiltinName(llvm::StringRef name) {
+    return llvm::StringSwitch<bool>(name)
+        .Cases("u8_sat", "min", "max", "clamp", "abs", "image", true)
+        .Default(false);
+  }
+
+  const Param *findParam(llvm::StringRef name, unsigned *index = nullptr) {
+    for (auto [i, param] : llvm::enumerate(kernel.params))
+      if (param.name == name) {
+        if (index)
+          *index = i;
+        return &param;
+      }
+    return nullptr;
+  }
+
+  /// Turns an integer literal (possibly negated) into an f32 one.
+  static void makeFloat(Expr &expr) {
+    expr.type = ScalarType::F32;
+    if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr))
+      makeFloat(*unary->operand);
+  }
+  static bool isIntLiteral(const Expr &expr) {
+    if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr))
+      return unary->op == UnaryExpr::Op::Neg && isIntLiteral(*unary->operand);
+    return llvm::isa<IntLitExpr>(&expr);
+  }
+
+  /// Types `expr`; false (after reporting) when it is ill-formed.
+  bool checkExpr(Expr &expr, const FuncDef *func) {
+    switch (expr.getKind()) {
+    case Expr::Kind::IntLit: {
+      auto &lit = llvm::cast<IntLitExpr>(expr);
+      if (lit.value > std::numeric_limits<int32_t>::max() + int64_t(1)) {
+        diags.error(lit.getLoc(), "integer literal " +
+                                      llvm::Twine(lit.value) +
+                                      " does not fit in i32",
+                    lit.getRange());
+        return false;
+      }
+      expr.type = ScalarType::I32;
+      return true;
+    }
+    case Expr::Kind::FloatLit: {
+      auto &lit = llvm::cast<FloatLitExpr>(expr);
+      if (std::abs(lit.value) > std::numeric_limits<float>::max()) {
+        diags.error(lit.getLoc(), "number does not fit in f32",
+                    lit.getRange());
+        return false;
+      }
+      expr.type = ScalarType::F32;
+      return true;
+    }
+    case Expr::Kind::BoolLit:
+      expr.type = ScalarType::Bool;
+      return true;
+    case Expr::Kind::Var:
+      return checkVar(llvm::cast<VarExpr>(expr), func);
+    case Expr::Kind::Unary:
+      return checkUnary(llvm::cast<UnaryExpr>(expr), func);
+    case Expr::Kind::Binary:
+      return checkBinary(llvm::cast<BinaryExpr>(expr), func);
+    case Expr::Kind::Call:
+      return checkCall(llvm::cast<CallExpr>(expr), func);
+    case Expr::Kind::Member:
+      return checkMember(llvm::cast<MemberExpr>(expr));
+    }
+    llvm_unreachable("unknown expression kind");
+  }
+
+  bool checkVar(VarExpr &var, const FuncDef *func) {
+    if (func)
+      for (auto [index, coord] : llvm::enumerate(func->vars))
+        if (coord.first == var.name) {
+          var.binding = VarExpr::Binding::Coordinate;
+          var.index = index;
+          var.type = ScalarType::I32;
+          return true;
+        }
+    unsigned index = 0;
+    if (const Param *param = findParam(var.name, &index)) {
+      if (param->type.isImage) {
+        diags.error(var.getLoc(),
+                    "image '" + var.name +
+                        "' must be read at coordinates, e.g. '" + var.name +
+                        "(x, y, c)'",
+                    var.getRange());
+        return false;
+      }
+      if (!func) {
+        diags.error(var.getLoc(), "a default value cannot use parameters",
+                    var.getRange());
+        return false;
+      }
+      var.binding = VarExpr::Binding::Param;
+      var.index = index;
+      var.type = param->type.scalar;
+      return true;
+    }
+    diags.error(var.getLoc(), "unknown name '" + var.name + "'",
+                var.getRange());
+    return false;
+  }
+
+  bool checkUnary(UnaryExpr &unary, const FuncDef *func) {
+    if (!checkExpr(*unary.operand, func))
+      return false;
+    ScalarType type = unary.operand->type;
+    if (unary.op == UnaryExpr::Op::Not) {
+      if (type != ScalarType::Bool) {
+        diags.error(unary.getLoc(),
+                    "'!' needs a bool operand, but got " +
+                        getScalarTypeName(type),
+                    unary.getRange());
+        return false;
+      }
+      unary.type = ScalarType::Bool;
+      return true;
+    }
+    if (type == ScalarType::Bool) {
+      diags.error(unary.getLoc(), "'-' needs a number, but got bool",
+                  unary.getRange());
+      return false;
+    }
+    unary.type = type == ScalarType::F32 ? ScalarType::F32 : ScalarType::I32;
+    return true;
+  }
+
+  /// The common type of two numeric operands, adapting integer literals to
+  /// f32; reports mixed int/float operands.
+  std::optional<ScalarType> unifyNumeric(Expr &lhs, Expr &rhs,
+                                         llvm::StringRef what,
+                                         llvm::SMLoc loc,
+                                         llvm::SMRange range) {
+    if (lhs.type == ScalarType::F32 && isIntLiteral(rhs))
+      makeFloat(rhs);
+    if (rhs.type == ScalarType::F32 && isIntLiteral(lhs))
+      makeFloat(lhs);
+    for (Expr *operand : {&lhs, &rhs})
+      if (operand->type == ScalarType::Bool) {
+        diags.error(operand->getLoc(),
+                    what + " needs numbers, but this operand is bool",
+                    operand->getRange());
+        return std::nullopt;
+      }
+    bool lhsFloat = lhs.type == ScalarType::F32;
+    bool rhsFloat = rhs.type == ScalarType::F32;
+    if (lhsFloat != rhsFloat) {
+      diags.error(loc,
+                  what + " mixes " + getScalarTypeName(lhs.type) + " and " +
+                      getScalarTypeName(rhs.type) + " operands",
+                  range);
+      diags.note(lhsFloat ? rhs.getLoc() : lhs.getLoc(),
+                 "convert this operand with f32(...), or the other with "
+                 "i32(...)");
+      return std::nullopt;
+    }
+    return lhsFloat ? ScalarType::F32 : ScalarType::I32;
+  }
+
+  bool checkBinary(BinaryExpr &binary, const FuncDef *func) {
+    bool ok = checkExpr(*binary.lhs, func);
+    ok = checkExpr(*binary.rhs, func) && ok;
+    if (!ok)
+      return false;
+    using Op = BinaryExpr::Op;
+    std::string what =
+        ("'" + BinaryExpr::getSpelling(binary.op) + "'").str();
+    if (binary.op == Op::And || binary.op == Op::Or) {
+      for (Expr *operand : {binary.lhs.get(), binary.rhs.get()})
+        if (operand->type != ScalarType::Bool) {
+          diags.error(operand->getLoc(),
+                      what + " needs bool operands, but this one is " +
+                          getScalarTypeName(operand->type),
+                      operand->getRange());
+          return false;
+        }
+      binary.operandType = binary.type = ScalarType::Bool;
+      return true;
+    }
+    if ((binary.op == Op::Eq || binary.op == Op::Ne) &&
+        binary.lhs->type == ScalarType::Bool &&
+        binary.rhs->type == ScalarType::Bool) {
+      binary.operandType = ScalarType::Bool;
+      binary.type = ScalarType::Bool;
+      return true;
+    }
+    std::optional<ScalarType> common =
+        unifyNumeric(*binary.lhs, *binary.rhs, what, binary.opLoc,
+                     binary.getRange());
+    if (!common)
+      return false;
+    if (binary.op == Op::Rem && *common == ScalarType::F32) {
+      diags.error(binary.opLoc, "'%' needs integer operands",
+                  binary.getRange());
+      return false;
+    }
+    binary.operandType = *common;
+    bool comparison = binary.op >= Op::Lt && binary.op <= Op::Ne;
+    binary.type = comparison ? ScalarType::Bool : *common;
+    return true;
+  }
+
+  bool checkArgCount(CallExpr &call, size_t count) {
+    if (call.args.size() == count)
+      return true;
+    diags.error(call.getLoc(),
+                "'" + call.callee + "' takes " + llvm::Twine(count) +
+                    " argument" + (count == 1 ? "" : "s") + ", but " +
+                    llvm::Twine(call.args.size()) +
+                    (call.args.size() == 1 ? " was" : " were") + " given",
+                call.getRange());
+    return false;
+  }
+
+  bool checkCall(CallExpr &call, const FuncDef *func) {
+    unsigned paramIndex = 0;
+    const Param *param = findParam(call.callee, &paramIndex);
+    if (param && param->type.isImage)
+      return checkImageRead(call, paramIndex, func);
+    if (!call.method.empty()) {
+      diags.error(call.calleeRange.Start,
+                  "'" + call.callee + "' is not an image, so it has no '." +
+                      call.method + "(...)'",
+                  call.calleeRange);
+      return false;
+    }
+    using Builtin = CallExpr::Builtin;
+    call.builtin = llvm::StringSwitch<Builtin>(call.callee)
+                       .Case("f32", Builtin::CastF32)
+                       .Case("i32", Builtin::CastI32)
+                       .Case("u8", Builtin::CastU8)
+                       .Case("u8_sat", Builtin::CastU8Sat)
+                       .Case("min", Builtin::Min)
+                       .Case("max", Builtin::Max)
+                       .Case("clamp", Builtin::Clamp)
+                       .Case("abs", Builtin::Abs)
+                       .Default(Builtin::Unresolved);
+    if (call.builtin == Builtin::Unresolved) {
+      diags.error(call.calleeRange.Start,
+                  "unknown function '" + call.callee + "'", call.calleeRange);
+      return false;
+    }
+    bool ok = true;
+    for (ExprPtr &arg : call.args)
+      ok = checkExpr(*arg, func) && ok;
+    if (!ok)
+      return false;
+
+    switch (call.builtin) {
+    case Builtin::CastF32:
+    case Builtin::CastI32:
+    case Builtin::CastU8:
+    case Builtin::CastU8Sat:
+      if (!checkArgCount(call, 1))
+        return false;
+      call.type = call.builtin == Builtin::CastF32   ? ScalarType::F32
+                  : call.builtin == Builtin::CastI32 ? ScalarType::I32
+                                                     : ScalarType::U8;
+      return true;
+    case Builtin::Abs: {
+      if (!checkArgCount(call, 1))
+        return false;
+      ScalarType type = call.args[0]->type;
+      if (type == ScalarType::Bool) {
+        diags.error(call.args[0]->getLoc(), "'abs' needs a number",
+                    call.args[0]->getRange());
+        return false;
+      }
+      call.type = type == ScalarType::F32 ? ScalarType::F32 : ScalarType::I32;
+      return true;
+    }
+    case Builtin::Min:
+    case Builtin::Max:
+    case Builtin::Clamp: {
+      size_t count = call.builtin == Builtin::Clamp ? 3 : 2;
+      if (!checkArgCount(call, count))
+        return false;
+      std::string what = "'" + call.callee + "'";
+      // Any float argument makes them all f32 (literals adapt).
+      Expr *first = call.args[0].get();
+      std::optional<ScalarType> common;
+      for (size_t i = 1; i < count; ++i) {
+        common = unifyNumeric(*first, *call.args[i], what,
+                              call.args[i]->getLoc(), call.getRange());
+        if (!common)
+          return false;
+      }
+      if (*common == ScalarType::F32)
+        for (ExprPtr &arg : call.args)
+          if (isIntLiteral(*arg))
+            makeFloat(*arg);
+      call.type = *common;
+      return true;
+    }
+    case Builtin::Unresolved:
+    case Builtin::ReadImage:
+      break;
+    }
+    llvm_unreachable("unhandled builtin");
+  }
+
+  /// `img(x, y, c)` must be provably inside the image; `img.clamp(...)`
+  /// may go anywhere.
+  bool checkImageRead(CallExpr &call, unsigned paramIndex,
+                      const FuncDef *func) {
+    const Param &image = kernel.params[paramIndex];
+    call.builtin = CallExpr::Builtin::ReadImage;
+    call.imageParam = paramIndex;
+    if (!call.method.empty()) {
+      if (call.method != "clamp") {
+        diags.error(call.getLoc(),
+                    "unknown boundary mode '" + call.method +
+                        "'; this version of arvrc supports '" + call.callee +
+                        ".clamp(...)'",
+                    call.getRange());
+        return false;
+      }
+      call.clampToEdge = true;
+    }
+    bool oneChannel = image.type.channels == 1;
+    if (call.args.size() != 3 && !(oneChannel && call.args.size() == 2)) {
+      diags.error(call.getLoc(),
+                  "reading image '" + image.name + "' takes (x, y, c)" +
+                      llvm::Twine(oneChannel ? " or (x, y)" : "") + ", but " +
+                      llvm::Twine(call.args.size()) + " coordinate" +
+                      (call.args.size() == 1 ? " was" : "s were") + " given",
+                  call.getRange());
+      return false;
+    }
+    bool ok = true;
+    for (ExprPtr &arg : call.args) {
+      if (!checkExpr(*arg, func)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(arg->type)) {
+        diags.error(arg->getLoc(),
+                    "image coordinates are integers, but this one is " +
+                        getScalarTypeName(arg->type),
+                    arg->getRange());
+        ok = false;
+      }
+    }
+    if (!ok)
+      return false;
+    call.type = image.type.scalar;
+    if (call.clampToEdge)
+      return true;
+
+    // Without a boundary mode the read must stay inside the image: the
+    // coordinates must be the output's own, and the image the one whose
+    // size (and, unless the output fixes them, channels) the output takes.
+    for (auto [i, arg] : llvm::enumerate(call.args)) {
+      // Channel 0 exists in every image.
+      auto *literal = llvm::dyn_cast<IntLitExpr>(arg.get());
+      if (i == 2 && literal && literal->value == 0)
+        continue;
+      auto *var = llvm::dyn_cast<VarExpr>(arg.get());
+      bool inside = func && var &&
+                    var->binding == VarExpr::Binding::Coordinate &&
+                    var->index == i && paramIndex == kernel.sizeSource;
+      // A generic output has the size source's channels; a fixed one needs
+      // an image with at least as many.
+      if (inside && i == 2 && kernel.output.channels)
+        inside = image.type.channels >= kernel.output.channels;
+      if (!inside) {
+        diags.error(arg->getLoc(),
+                    "this read of '" + image.name +
+                        "' may fall outside the image",
+                    arg->getRange());
+        diags.note(call.calleeRange.Start,
+                   "give it a boundary mode, e.g. '" + image.name +
+                       ".clamp(...)' to repeat the edge");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool checkMember(MemberExpr &member) {
+    unsigned index = 0;
+    const Param *param = findParam(member.base, &index);
+    if (!param || !param->type.isImage) {
+      diags.error(member.getLoc(),
+                  param ? "'" + member.base + "' is not an image"
+                        : "unknown name '" + member.base + "'",
+                  member.getRange());
+      return false;
+    }
+    if (member.member != "width" && member.member != "height" &&
+        member.member != "channels") {
+      diags.error(member.memberRange.Start,
+                  "images have 'width', 'height' and 'channels', not '" +
+                      member.member + "'",
+                  member.memberRange);
+      return false;
+    }
+    member.imageParam = index;
+    member.type = ScalarType::I32;
+    return true;
+  }
+
+  KernelDecl &kernel;
+  DiagnosticEngine &diags;
+};
+
+} // namespace
+
+bool arvr::checkModule(ModuleAST &module, DiagnosticEngine &diags) {
+  unsigned before = diags.getNumErrors();
+  llvm::StringMap<const KernelDecl *> names;
+  for (KernelDecl &kernel : module.kernels) {
+    auto [it, inserted] = names.try_emplace(kernel.name, &kernel);
+    if (!inserted) {
+      diags.error(kernel.nameRange.Start,
+                  "kernel '" + kernel.name + "' is defined twice",
+                  kernel.nameRange);
+      diags.note(it->second->nameRange.Start, "first defined here");
+    }
+    KernelChecker(kernel, diags).check();
+  }
+  return diags.getNumErrors() == before;
+}

@@ -1,0 +1,36 @@
+//===- Passes.h - arvr lowering passes --------------------------*- C++ -*-===//
+//
+// Declares the passes of lowering/ (see Passes.td) and their registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_LOWERING_PASSES_H
+#define ARVR_LOWERING_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class TypeConverter;
+
+namespace arvr {
+
+#define GEN_PASS_DECL
+#include "arvr/Lowering/Passes.h.inc"
+
+/// Adds the patterns that lower arvr ops to scf/memref/arith.
+void populateArvrToLoopsConversionPatterns(TypeConverter &typeConverter,
+                                           RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "arvr/Lowering/Passes.h.inc"
+
+} // namespace arvr
+} // namespace mlir
+
+#endif // ARVR_LOWERING_PASSES_H

@@ -1,0 +1,49 @@
+//===- Passes.td - arvr lowering passes -------------------*- tablegen -*-===//
+//
+// The passes that take an arvr kernel down to loops and onto the GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_LOWERING_PASSES_TD
+#define ARVR_LOWERING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Lower arvr kernels to scf.parallel loops over memrefs";
+  let description = [{
+    Each `arvr.kernel` becomes a `func.func` of the same name taking its
+    images as `memref<height x width x channels x T>` (row-major, channels
+    innermost), its scalars as they are, and then one memref per output
+    (destination-passing style). Each output stage becomes an `scf.parallel`
+    over `(y, x)` with a sequential `scf.for` over channels, storing the
+    value its region yields; accesses become `memref.load`s after their
+    boundary handling (clamp: `max(0, min(i, size - 1))`). The function is
+    marked `llvm.emit_c_interface` for the CPU runner.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
+def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map the outermost 2-D scf.parallel loops onto gpu.launch";
+  let description = [{
+    Replaces every outermost `scf.parallel` over `(y, x)` in a `func.func`
+    with a `gpu.launch` of 2-D blocks of `block-x` x `block-y` threads and a
+    grid covering the loop's range: thread `(tx, ty)` of block `(bx, by)`
+    computes the iteration `x = bx * block-x + tx`, `y = by * block-y + ty`
+    when it lies inside the range. The innermost loop dimension goes to
+    `threadIdx.x`, so neighbouring threads touch neighbouring pixels.
+    Marks the module as a `gpu.container_module`.
+  }];
+  let options = [
+    Option<"blockX", "block-x", "int64_t", "32", "threads per block along x">,
+    Option<"blockY", "block-y", "int64_t", "8", "threads per block along y">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // ARVR_LOWERING_PASSES_TD

@@ -1,0 +1,52 @@
+//===- Pipelines.h - From arvr to PTX and to CPU code -----------*- C++ -*-===//
+//
+// The two pass pipelines of arvrc, each built by one function that reads
+// top to bottom, and the points where `--emit` can stop them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_LOWERING_PIPELINES_H
+#define ARVR_LOWERING_PIPELINES_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+
+namespace arvr {
+
+/// How far a pipeline goes, in order.
+enum class LoweringStage {
+  Loops, ///< scf.parallel over memrefs (convert-arvr-to-loops).
+  Gpu,   ///< CUDA: launches outlined into a gpu.module. CPU: same as Loops.
+  Llvm,  ///< LLVM dialect (the gpu.module's NVVM for CUDA).
+  Binary ///< CUDA: gpu.binary holding PTX. CPU: same as Llvm.
+};
+
+struct CudaPipelineOptions {
+  std::string chip = "sm_90"; ///< nvvm-attach-target chip.
+  unsigned optLevel = 3;      ///< LLVM optimisation level for the device code.
+  int64_t blockX = 32;        ///< Threads per block along x.
+  int64_t blockY = 8;         ///< Threads per block along y.
+};
+
+/// arvr -> loops -> gpu.launch -> outlined gpu.module -> NVVM -> PTX.
+void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options,
+                       LoweringStage stopAfter = LoweringStage::Binary);
+
+/// arvr -> loops -> LLVM dialect, ready for the ExecutionEngine.
+void buildCpuPipeline(OpPassManager &pm,
+                      LoweringStage stopAfter = LoweringStage::Binary);
+
+/// Registers every dialect and interface the pipelines need.
+void registerPipelineDialects(DialectRegistry &registry);
+
+/// Registers `arvr-cuda-pipeline` and `arvr-cpu-pipeline` for arvr-opt.
+void registerArvrPipelines();
+
+} // namespace arvr
+} // namespace mlir
+
+#endif // ARVR_LOWERING_PIPELINES_H

@@ -1,0 +1,132 @@
+//===- Pipelines.cpp - From arvr to PTX and to CPU code -------------------===//
+//
+// The whole lowering of arvrc, one function per target, in the order the
+// passes run. `arvrc --print-ir-after-all` shows the IR between any two.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Lowering/Pipelines.h"
+
+#include "arvr/Dialect/ArvrDialect.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::arvr;
+
+void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
+                                   const CudaPipelineOptions &options,
+                                   LoweringStage stopAfter) {
+  // 1. arvr -> scf.parallel over memrefs.
+  pm.addPass(createConvertArvrToLoops());
+  pm.addPass(createCanonicalizerPass());
+  if (stopAfter == LoweringStage::Loops)
+    return;
+
+  // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module.
+  ArvrMapToGPUOptions mapping;
+  mapping.blockX = options.blockX;
+  mapping.blockY = options.blockY;
+  pm.addPass(createArvrMapToGPU(mapping));
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizerPass());
+  if (stopAfter == LoweringStage::Gpu)
+    return;
+
+  // 3. The device code -> NVVM/LLVM dialect, for the chosen chip.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  if (stopAfter == LoweringStage::Llvm)
+    return;
+
+  // 4. NVVM -> PTX, held in a gpu.binary (format isa: no CUDA toolkit needed).
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
+  // 1. arvr -> scf.parallel over memrefs.
+  pm.addPass(createConvertArvrToLoops());
+  pm.addPass(createCanonicalizerPass());
+  if (stopAfter <= LoweringStage::Gpu)
+    return;
+
+  // 2. Loops -> LLVM dialect, with C-interface wrappers for the runner.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
+  registry.insert<ArvrDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect>();
+  // Lowering to LLVM: what convert-gpu-to-nvvm asks each dialect for.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  // Serialising to PTX, and translating to LLVM IR for the JIT.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+void mlir::arvr::registerArvrPipelines() {
+  PassPipelineRegistration<>(
+      "arvr-cuda-pipeline", "Lower arvr kernels to PTX (sm_90)",
+      [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
+  PassPipelineRegistration<>(
+      "arvr-cpu-pipeline", "Lower arvr kernels to the LLVM dialect",
+      [](OpPassManager &pm) { buildCpuPipeline(pm); });
+}
