@@ -12,6 +12,16 @@ if(ARVRC_STATIC)
     COMMAND ${ARVRC_LLVM_ROOT}/bin/llvm-config --link-static --libfiles
     OUTPUT_VARIABLE ARVRC_LLVM_ARCHIVES OUTPUT_STRIP_TRAILING_WHITESPACE)
   separate_arguments(ARVRC_LLVM_ARCHIVES)
+  # llvm-config names archives of optional packages (Polly) that may be
+  # absent; link what is installed.
+  list(FILTER ARVRC_LLVM_ARCHIVES INCLUDE REGEX ".")
+  set(_present)
+  foreach(archive IN LISTS ARVRC_LLVM_ARCHIVES)
+    if(EXISTS "${archive}")
+      list(APPEND _present "${archive}")
+    endif()
+  endforeach()
+  set(ARVRC_LLVM_ARCHIVES ${_present})
   find_library(ARVRC_ZSTD_STATIC NAMES libzstd.a REQUIRED)
   find_library(ARVRC_Z_STATIC NAMES libz.a REQUIRED)
 endif()

@@ -17,6 +17,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <algorithm>
+
 using namespace arvrc;
 
 struct Compilation::Impl {
@@ -120,21 +122,34 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   return mlir::succeeded(pm.run(*impl->module));
 }
 
-void Compilation::printModule(llvm::raw_ostream &os) {
-  impl->module->print(os);
+void Compilation::printModule(llvm::raw_ostream &os, bool locations) {
+  mlir::OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/true);
+  impl->module->print(os, flags);
   os << "\n";
 }
 
 bool Compilation::getPtx(std::string &ptx) {
-  bool found = false;
+  unsigned found = 0;
   impl->module->walk([&](mlir::gpu::BinaryOp binary) {
     for (mlir::Attribute attr : binary.getObjects())
       if (auto object = llvm::dyn_cast<mlir::gpu::ObjectAttr>(attr)) {
-        ptx += object.getObject().getValue().str();
-        found = true;
+        ptx = object.getObject().getValue().str();
+        ++found;
       }
   });
-  return found;
+  return found == 1;
+}
+
+bool Compilation::keepOnlyKernel(const std::string &name) {
+  auto &kernels = impl->ast.kernels;
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const arvr::KernelDecl &kernel) {
+                                 return kernel.name != name;
+                               }),
+                kernels.end());
+  return !kernels.empty();
 }
 
 const arvr::ModuleAST &Compilation::getAst() const { return impl->ast; }

@@ -46,9 +46,14 @@ public:
 
   void printTokens(llvm::raw_ostream &os);
   void printAst(llvm::raw_ostream &os);
-  void printModule(llvm::raw_ostream &os);
-  /// The PTX of every kernel of a module lowered to Emit::Ptx.
+  /// Prints the module; with `locations`, each op's .arvr file:line:col.
+  void printModule(llvm::raw_ostream &os, bool locations = false);
+  /// The PTX of a module lowered to Emit::Ptx; false unless it holds
+  /// exactly one GPU module.
   bool getPtx(std::string &ptx);
+
+  /// Drops every kernel but `name` from the AST; false if there is none.
+  bool keepOnlyKernel(const std::string &name);
 
   const arvr::ModuleAST &getAst() const;
   mlir::ModuleOp getModule();

@@ -3,6 +3,8 @@
 //   arvrc build k.arvr -o k.ptx [--emit=tokens|ast|arvr|loops|gpu|llvm|ptx]
 //   arvrc run k.arvr -i in.png -o out.png [--param name=value]...
 //                    [--target auto|cpu|cuda]
+//   arvrc compare a.png b.png [--max-abs N] [--min-psnr DB]
+//   arvrc info
 //
 // Exit codes: 0 success, 1 an error in the input (located in the .arvr
 // text, or naming the image file or parameter), 2 a command-line mistake.
@@ -16,10 +18,13 @@
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -88,6 +93,8 @@ struct BuildArgs {
   std::string chip = "sm_90";
   bool printIRAfterAll = false;
   bool timing = false;
+  bool locations = false;
+  std::string kernel;
 };
 
 int runBuild(const BuildArgs &args) {
@@ -115,6 +122,11 @@ int runBuild(const BuildArgs &args) {
                : kExitError;
   if (!compilation.parse())
     return kExitError;
+  if (!args.kernel.empty() && !compilation.keepOnlyKernel(args.kernel))
+    return fail(args.input + ": no kernel named '" + args.kernel + "'");
+  if (emit == Emit::Ptx &&
+      !selectKernel(compilation.getAst(), args.kernel, args.input))
+    return kExitError;
   if (emit == Emit::Ast)
     return writeOutput(args.output,
                        [&](llvm::raw_ostream &os) { compilation.printAst(os); })
@@ -124,7 +136,7 @@ int runBuild(const BuildArgs &args) {
     return kExitError;
   if (emit != Emit::Ptx)
     return writeOutput(args.output, [&](llvm::raw_ostream &os) {
-             compilation.printModule(os);
+             compilation.printModule(os, args.locations);
            })
                ? 0
                : kExitError;
@@ -356,6 +368,84 @@ int runRun(const RunArgs &args) {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// arvrc compare
+//===----------------------------------------------------------------------===//
+
+struct CompareArgs {
+  std::string a, b;
+  int maxAbs = -1;       ///< Fail when the largest difference exceeds this.
+  double minPsnr = -1;   ///< Fail when the PSNR is below this (dB).
+};
+
+int runCompare(const CompareArgs &args) {
+  Image a, b;
+  std::string error;
+  if (!readImage(args.a, 0, a, error) || !readImage(args.b, 0, b, error))
+    return fail(error);
+  if (a.width != b.width || a.height != b.height || a.channels != b.channels)
+    return fail(args.a + " is " + std::to_string(a.width) + "x" +
+                std::to_string(a.height) + "x" + std::to_string(a.channels) +
+                " but " + args.b + " is " + std::to_string(b.width) + "x" +
+                std::to_string(b.height) + "x" + std::to_string(b.channels));
+  int maxAbs = 0;
+  double sumAbs = 0, sumSquares = 0;
+  size_t identical = 0, withinOne = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    int diff = std::abs(int(a.pixels[i]) - int(b.pixels[i]));
+    maxAbs = std::max(maxAbs, diff);
+    sumAbs += diff;
+    sumSquares += double(diff) * diff;
+    identical += diff == 0;
+    withinOne += diff <= 1;
+  }
+  double n = static_cast<double>(a.size());
+  double mse = sumSquares / n;
+  double psnr = mse == 0 ? INFINITY : 10 * std::log10(255.0 * 255.0 / mse);
+  llvm::outs() << llvm::format("max abs diff   %d\n", maxAbs)
+               << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
+               << (mse == 0 ? std::string("PSNR           inf dB\n")
+                            : llvm::formatv("PSNR           {0:F2} dB\n",
+                                            psnr)
+                                  .str())
+               << llvm::format("identical      %.3f%%\n", 100 * identical / n)
+               << llvm::format("within 1       %.3f%%\n",
+                               100 * withinOne / n);
+  bool ok = true;
+  if (args.maxAbs >= 0 && maxAbs > args.maxAbs) {
+    llvm::errs() << "error: max abs diff " << maxAbs << " exceeds "
+                 << args.maxAbs << "\n";
+    ok = false;
+  }
+  if (args.minPsnr >= 0 && psnr < args.minPsnr) {
+    llvm::errs() << llvm::format("error: PSNR %.2f dB is below %.2f dB\n",
+                                 psnr, args.minPsnr);
+    ok = false;
+  }
+  return ok ? 0 : kExitError;
+}
+
+//===----------------------------------------------------------------------===//
+// arvrc info
+//===----------------------------------------------------------------------===//
+
+/// Exit 0 when a CUDA GPU is usable, 1 (saying why) when not.
+int runInfo() {
+  std::string whyNot;
+  std::unique_ptr<CudaDriver> driver = CudaDriver::open(whyNot);
+  if (!driver) {
+    llvm::outs() << "GPU: none (" << whyNot << ")\n";
+    return kExitError;
+  }
+  int version = driver->getDriverVersion();
+  int cc = driver->getComputeCapability();
+  llvm::outs() << "GPU 0: " << driver->getDeviceName() << ", compute "
+               << "capability " << cc / 10 << "." << cc % 10 << " (sm_" << cc
+               << "), CUDA driver " << version / 1000 << "."
+               << (version % 1000) / 10 << "\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -380,9 +470,13 @@ int main(int argc, char **argv) {
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
   buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)");
+  buildCmd->add_option("--kernel", build.kernel,
+                       "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
+  buildCmd->add_flag("--locations", build.locations,
+                     "With IR output, show each op's .arvr file:line:col");
   buildCmd->footer("Example:\n  arvrc build examples/brightness_contrast.arvr "
                    "-o bc.ptx\n  arvrc build k.arvr --emit=arvr");
 
@@ -408,6 +502,22 @@ int main(int argc, char **argv) {
       "Example:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3");
 
+  CompareArgs compare;
+  CLI::App *compareCmd = app.add_subcommand(
+      "compare", "Compare two images: max/mean difference, PSNR, % equal");
+  compareCmd->add_option("a", compare.a, "First image")->required();
+  compareCmd->add_option("b", compare.b, "Second image")->required();
+  compareCmd->add_option("--max-abs", compare.maxAbs,
+                         "Fail (exit 1) if any value differs by more");
+  compareCmd->add_option("--min-psnr", compare.minPsnr,
+                         "Fail (exit 1) if the PSNR is lower (dB)");
+  compareCmd->footer("Example:\n  arvrc compare cpu.png gpu.png --max-abs 1");
+
+  CLI::App *infoCmd = app.add_subcommand(
+      "info", "Show the GPU arvrc would use, or why there is none");
+  infoCmd->footer("Example:\n  arvrc info    # exit 0 with a usable GPU, 1 "
+                  "without");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -420,5 +530,9 @@ int main(int argc, char **argv) {
   }
   if (buildCmd->parsed())
     return runBuild(build);
+  if (compareCmd->parsed())
+    return runCompare(compare);
+  if (infoCmd->parsed())
+    return runInfo();
   return runRun(run);
 }

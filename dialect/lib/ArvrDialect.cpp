@@ -16,9 +16,6 @@ using namespace mlir::arvr;
 #include "arvr/Dialect/ArvrDialect.cpp.inc"
 #include "arvr/Dialect/ArvrEnums.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "arvr/Dialect/ArvrAttrs.cpp.inc"
-
 #define GET_TYPEDEF_CLASSES
 #include "arvr/Dialect/ArvrTypes.cpp.inc"
 
@@ -30,10 +27,6 @@ void ArvrDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "arvr/Dialect/ArvrTypes.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "arvr/Dialect/ArvrAttrs.cpp.inc"
       >();
 }
 

@@ -181,7 +181,16 @@ private:
     ScalarType got = func.body->type;
     if (got == want)
       return;
-    if (llvm::isa<IntLitExpr>(func.body.get()) && isIntegerType(want)) {
+    if (auto *literal = llvm::dyn_cast<IntLitExpr>(func.body.get());
+        literal && isIntegerType(want)) {
+      int64_t max = want == ScalarType::U8    ? 255
+                    : want == ScalarType::U16 ? 65535
+                                              : INT32_MAX;
+      if (literal->value > max)
+        diags.error(literal->getLoc(),
+                    llvm::Twine(literal->value) + " does not fit in " +
+                        getScalarTypeName(want),
+                    literal->getRange());
       func.body->type = want;
       return;
     }

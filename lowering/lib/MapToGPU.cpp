@@ -95,7 +95,8 @@ struct ArvrMapToGPUPass
   void runOnOperation() override {
     if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
       getOperation().emitError("block of ")
-          << blockX << "x" << blockY
+          << static_cast<int64_t>(blockX) << "x"
+          << static_cast<int64_t>(blockY)
           << " threads is not a valid CUDA block (1 to 1024 threads)";
       return signalPassFailure();
     }

@@ -56,6 +56,7 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter == LoweringStage::Gpu)
@@ -68,6 +69,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
+  // arith first: min/max become LLVM intrinsics (PTX min/max.f32) instead
+  // of the libdevice calls convert-gpu-to-nvvm would emit for them.
+  device.addPass(createArithToLLVMConversionPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());

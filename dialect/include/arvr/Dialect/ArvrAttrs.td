@@ -17,10 +17,8 @@ def Arvr_BoundaryClamp : I32EnumAttrCase<"clamp", 1>;
 def Arvr_Boundary : I32EnumAttr<"Boundary",
     "how an access treats coordinates outside the image",
     [Arvr_BoundaryInBounds, Arvr_BoundaryClamp]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::arvr";
 }
-def Arvr_BoundaryAttr : EnumAttr<Arvr_Dialect, Arvr_Boundary, "boundary">;
 
 def Arvr_DimWidth : I32EnumAttrCase<"width", 0>;
 def Arvr_DimHeight : I32EnumAttrCase<"height", 1>;
@@ -28,9 +26,7 @@ def Arvr_DimChannels : I32EnumAttrCase<"channels", 2>;
 
 def Arvr_Dim : I32EnumAttr<"Dim", "a size of an image",
     [Arvr_DimWidth, Arvr_DimHeight, Arvr_DimChannels]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::arvr";
 }
-def Arvr_DimAttr : EnumAttr<Arvr_Dialect, Arvr_Dim, "dim">;
 
 #endif // ARVR_ATTRS_TD

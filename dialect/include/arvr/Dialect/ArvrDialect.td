@@ -25,7 +25,6 @@ def Arvr_Dialect : Dialect {
   }];
   let cppNamespace = "::mlir::arvr";
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

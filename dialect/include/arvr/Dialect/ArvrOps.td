@@ -166,7 +166,7 @@ def Arvr_AccessOp : Arvr_Op<"access", [Pure,
     ```
   }];
   let arguments = (ins Arvr_ImageType:$image, Index:$x, Index:$y, Index:$c,
-                       Arvr_BoundaryAttr:$boundary);
+                       Arvr_Boundary:$boundary);
   let results = (outs AnyTypeOf<[I8, I16, I32, F32]>:$result);
   let assemblyFormat = [{
     $image `[` $x `,` $y `,` $c `]` $boundary attr-dict `:` qualified(type($image))
@@ -191,7 +191,7 @@ def Arvr_DimOp : Arvr_Op<"dim", [Pure]> {
     %w = arvr.dim %src width : !arvr.image<ui8, 3>
     ```
   }];
-  let arguments = (ins Arvr_ImageType:$image, Arvr_DimAttr:$dim);
+  let arguments = (ins Arvr_ImageType:$image, Arvr_Dim:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = "$image $dim attr-dict `:` qualified(type($image))";
   let builders = [

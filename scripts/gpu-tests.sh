@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# GPU tests: every kernel of the test set, on every test image, run with
+# --target cuda and --target cpu; the two outputs must agree (u8: identical,
+# or at most 1 apart where float contraction differs). Where
+# compute-sanitizer is installed, the CUDA runs are repeated under memcheck.
+#
+#   scripts/gpu-tests.sh ARVRC SOURCE_DIR OUT_DIR
+#
+# Exit: 0 all agree, 1 a mismatch or failure, 77 no usable GPU (skipped).
+set -u
+arvrc=${1:?usage: gpu-tests.sh ARVRC SOURCE_DIR OUT_DIR}
+src=${2:?source dir}
+out=${3:?output dir}
+
+if ! info=$("$arvrc" info 2>&1); then
+  echo "SKIPPED: GPU tests need a CUDA GPU: $info"
+  exit 77
+fi
+echo "$info"
+mkdir -p "$out"
+
+# kernel file | parameters
+cases=(
+  "examples/brightness_contrast.arvr|"
+  "examples/brightness_contrast.arvr|-p gain=2.5 -p bias=-40"
+  "tests/golden/shift_clamp.arvr|-p dx=-9 -p dy=4"
+  "tests/golden/all_builtins.arvr|"
+  "tests/golden/all_builtins.arvr|-p k=0 -p g=-1.5 -p flip=false"
+)
+images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
+        tests/data/odd-7x3.png tests/data/odd-641x479.png)
+
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+failures=0
+runs=0
+printf '%-36s %-26s %-18s %s\n' kernel params image result
+for entry in "${cases[@]}"; do
+  kernel=${entry%%|*}
+  params=${entry#*|}
+  for image in "${images[@]}"; do
+    runs=$((runs + 1))
+    name="$(basename "$kernel" .arvr)-$runs"
+    cpu="$out/$name-cpu.png"
+    gpu="$out/$name-cuda.png"
+    # shellcheck disable=SC2086
+    if ! "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$cpu" --target cpu $params >/dev/null 2>"$out/$name.err" ||
+       ! "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$gpu" --target cuda $params >/dev/null 2>>"$out/$name.err"; then
+      result="FAIL: $(head -c 300 "$out/$name.err")"
+      failures=$((failures + 1))
+    elif cmp -s "$cpu" "$gpu"; then
+      result="identical"
+    elif report=$("$arvrc" compare "$cpu" "$gpu" --max-abs 1 2>&1); then
+      result="within 1 ($(echo "$report" | grep identical | tr -s ' '))"
+    else
+      result="MISMATCH: $(echo "$report" | tr '\n' ';' | tr -s ' ')"
+      failures=$((failures + 1))
+    fi
+    if [ -n "$sanitizer" ] && [[ "$image" == *odd-* || "$image" == *baboon* ]]; then
+      # shellcheck disable=SC2086
+      if "$sanitizer" --tool memcheck --error-exitcode 99 \
+           "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$out/$name-memcheck.png" \
+           --target cuda $params >"$out/$name-memcheck.log" 2>&1; then
+        result="$result; memcheck clean"
+      else
+        result="$result; MEMCHECK FAILED (see $name-memcheck.log)"
+        failures=$((failures + 1))
+      fi
+    fi
+    printf '%-36s %-26s %-18s %s\n' "$(basename "$kernel")" "${params:-defaults}" \
+      "$(basename "$image")" "$result"
+    rm -f "$out/$name-memcheck.png"
+  done
+done
+echo "$runs runs, $failures failed"
+[ "$failures" -eq 0 ]

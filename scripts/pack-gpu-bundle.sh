@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds arvrc statically linked (MLIR/LLVM archives, static libstdc++) and
+# packs it with the GPU test inputs into dist/arvrc-gpu.tar.xz (at most
+# 60 MiB), for the GPU machine, which has no MLIR.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
+  -DARVRC_STATIC=ON -DARVRC_BUILD_TESTS=OFF >/dev/null
+ninja -C build-static -j2 arvrc
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+bundle="$stage/arvrc"
+mkdir -p "$bundle/bin" "$bundle/tests" "$bundle/scripts"
+strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
+cp -r examples "$bundle/"
+cp -r tests/data tests/golden "$bundle/tests/"
+cp scripts/gpu-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
+git rev-parse HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
+
+mkdir -p dist
+tar -C "$stage" -cJf dist/arvrc-gpu.tar.xz arvrc
+size=$(stat -c %s dist/arvrc-gpu.tar.xz)
+limit=$((60 * 1024 * 1024))
+echo "dist/arvrc-gpu.tar.xz: $((size / 1024 / 1024)) MiB ($(cat "$bundle/COMMIT"))"
+if [ "$size" -gt "$limit" ]; then
+  echo "error: the bundle is larger than 60 MiB" >&2
+  exit 1
+fi

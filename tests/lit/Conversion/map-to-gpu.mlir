@@ -1,0 +1,56 @@
+// arvr-map-to-gpu: an outermost 2-D scf.parallel over (y, x) becomes a
+// gpu.launch of block-x x block-y threads, x on threadIdx.x, guarded by the
+// loop's range.
+// RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4" | FileCheck %s
+// RUN: not arvr-opt %s --arvr-map-to-gpu="block-x=64 block-y=64" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: (%[[IN:[^:]+]]: memref<?x?x?xi8>, %[[OUT:[^:]+]]: memref<?x?x?xi8>, %[[H:[^:]+]]: index, %[[W:[^:]+]]: index, %[[C:[^:]+]]: index)
+func.func @copy(%in: memref<?x?x?xi8>, %out: memref<?x?x?xi8>, %h: index, %w: index, %c: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK-DAG: %[[BX:.+]] = arith.constant 16 : index
+  // CHECK-DAG: %[[BY:.+]] = arith.constant 4 : index
+  // CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : index
+  // CHECK-DAG: %[[GX:.+]] = arith.ceildivsi %[[W]], %[[BX]]
+  // CHECK-DAG: %[[GY:.+]] = arith.ceildivsi %[[H]], %[[BY]]
+  // CHECK: gpu.launch blocks(%[[BIDX:.+]], %[[BIDY:.+]], %{{.+}}) in (%{{.+}} = %[[GX]], %{{.+}} = %[[GY]], %{{.+}} = %[[ONE]]) threads(%[[TIDX:.+]], %[[TIDY:.+]], %{{.+}}) in (%{{.+}} = %[[BX]], %{{.+}} = %[[BY]], %{{.+}} = %[[ONE]])
+  // CHECK: %[[X0:.+]] = arith.muli %[[BIDX]], %[[BX]]
+  // CHECK: %[[X:.+]] = arith.addi %[[X0]], %[[TIDX]]
+  // CHECK: %[[Y0:.+]] = arith.muli %[[BIDY]], %[[BY]]
+  // CHECK: %[[Y:.+]] = arith.addi %[[Y0]], %[[TIDY]]
+  // CHECK-DAG: %[[XOK:.+]] = arith.cmpi slt, %[[X]], %[[W]]
+  // CHECK-DAG: %[[YOK:.+]] = arith.cmpi slt, %[[Y]], %[[H]]
+  // CHECK: %[[OK:.+]] = arith.andi
+  // CHECK: scf.if %[[OK]] {
+  // CHECK: scf.for %[[CH:.+]] = %{{.+}} to %[[C]]
+  // CHECK: %[[V:.+]] = memref.load %[[IN]][%[[Y]], %[[X]], %[[CH]]]
+  // CHECK: memref.store %[[V]], %[[OUT]][%[[Y]], %[[X]], %[[CH]]]
+  // CHECK: gpu.terminator
+  // CHECK-NOT: scf.parallel
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    scf.for %ch = %c0 to %c step %c1 {
+      %v = memref.load %in[%y, %x, %ch] : memref<?x?x?xi8>
+      memref.store %v, %out[%y, %x, %ch] : memref<?x?x?xi8>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// A loop that does not start at 0 is left alone.
+// CHECK-LABEL: func.func @offset
+// CHECK: scf.parallel
+// CHECK-NOT: gpu.launch
+func.func @offset(%out: memref<?x?xi8>, %h: index, %w: index) {
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 7 : i8
+  scf.parallel (%y, %x) = (%c1, %c1) to (%h, %w) step (%c1, %c1) {
+    memref.store %v, %out[%y, %x] : memref<?x?xi8>
+    scf.reduce
+  }
+  return
+}
+
+// BAD: error: block of 64x64 threads is not a valid CUDA block (1 to 1024 threads)

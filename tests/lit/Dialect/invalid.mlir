@@ -1,0 +1,89 @@
+// Every verifier message of the arvr dialect.
+// RUN: arvr-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{image element type must be ui8, ui16, i32 or f32, but got 'i8'}}
+arvr.kernel @bad_element(%src: !arvr.image<i8, ?>) -> !arvr.image<ui8, ?> {
+}
+
+// -----
+
+// expected-error @+1 {{image channel count must be 1 to 4 or '?', but got 5}}
+arvr.kernel @bad_channels(%src: !arvr.image<ui8, 5>) -> !arvr.image<ui8, ?> {
+}
+
+// -----
+
+// expected-error @+1 {{'arvr.kernel' op parameters must be images or scalars, but got 'memref<4xf32>'}}
+arvr.kernel @bad_param(%m: memref<4xf32>) -> !arvr.image<ui8, ?> {
+  %0 = arith.constant 0 : index
+}
+
+// -----
+
+// expected-error @+1 {{'arvr.kernel' op must produce at least one image}}
+arvr.kernel @no_output(%src: !arvr.image<ui8, ?>) {
+  arvr.return
+}
+
+// -----
+
+// expected-error @+1 {{'arvr.kernel' op results must be images, but got 'f32'}}
+arvr.kernel @scalar_output(%src: !arvr.image<ui8, ?>) -> f32 {
+}
+
+// -----
+
+arvr.kernel @return_count(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  // expected-error @+1 {{'arvr.return' op returns 0 images, but the kernel produces 1}}
+  arvr.return
+}
+
+// -----
+
+arvr.kernel @return_type(%src: !arvr.image<ui8, 3>) -> !arvr.image<ui8, ?> {
+  // expected-error @+1 {{'arvr.return' op image #0 has type '!arvr.image<ui8, 3>', but the kernel's result has type '!arvr.image<ui8, ?>'}}
+  arvr.return %src : !arvr.image<ui8, 3>
+}
+
+// -----
+
+arvr.kernel @stage_args(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op region must take the coordinates (x, y, c) as three index values}}
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @yield_type(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0.0 : f32
+    // expected-error @+1 {{'arvr.yield' op yields 'f32', but the stage's elements are 'i8'}}
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @yield_outside(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %v = arith.constant 0 : i8
+  // expected-error @+1 {{'arvr.yield' op expects parent op 'arvr.stage'}}
+  arvr.yield %v : i8
+}
+
+// -----
+
+arvr.kernel @access_type(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{'arvr.access' op failed to verify that result is the image's scalar type}}
+  %v = "arvr.access"(%src, %i, %i, %i) <{boundary = 1 : i32}> : (!arvr.image<ui8, ?>, index, index, index) -> f32
+  arvr.return %src : !arvr.image<ui8, ?>
+}

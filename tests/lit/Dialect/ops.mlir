@@ -1,0 +1,57 @@
+// Round trip of every arvr op, type and attribute.
+// RUN: arvr-opt %s | arvr-opt | FileCheck %s
+// RUN: arvr-opt %s --mlir-print-op-generic | arvr-opt | FileCheck %s
+
+// CHECK-LABEL: arvr.kernel @invert
+// CHECK-SAME: (%src: !arvr.image<ui8, ?> {arvr.name = "src"}) -> !arvr.image<ui8, ?>
+arvr.kernel @invert(%src: !arvr.image<ui8, ?> {arvr.name = "src"}) -> !arvr.image<ui8, ?> {
+  // CHECK: %[[W:.+]] = arvr.dim %src width : !arvr.image<ui8, ?>
+  // CHECK: %[[H:.+]] = arvr.dim %src height : !arvr.image<ui8, ?>
+  // CHECK: %[[C:.+]] = arvr.dim %src channels : !arvr.image<ui8, ?>
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %h = arvr.dim %src height : !arvr.image<ui8, ?>
+  %c = arvr.dim %src channels : !arvr.image<ui8, ?>
+  // CHECK: %[[OUT:.+]] = arvr.stage "out"[%[[W]], %[[H]], %[[C]]] : !arvr.image<ui8, ?> {
+  // CHECK-NEXT: ^bb0(%[[X:.+]]: index, %[[Y:.+]]: index, %[[CH:.+]]: index):
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    // CHECK: %[[V:.+]] = arvr.access %src[%[[X]], %[[Y]], %[[CH]]] in_bounds : !arvr.image<ui8, ?>
+    %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    %m = arith.constant -1 : i8
+    %r = arith.xori %v, %m : i8
+    // CHECK: arvr.yield %{{.+}} : i8
+    arvr.yield %r : i8
+  }
+  // CHECK: arvr.return %[[OUT]] : !arvr.image<ui8, ?>
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// Every element type, static channels, clamp, scalar parameters.
+// CHECK-LABEL: arvr.kernel @types
+// CHECK-SAME: !arvr.image<ui16, 1>
+// CHECK-SAME: !arvr.image<i32, 4>
+// CHECK-SAME: !arvr.image<f32, 3>
+// CHECK-SAME: f32
+// CHECK-SAME: -> !arvr.image<f32, 3>
+arvr.kernel @types(%a: !arvr.image<ui16, 1>, %b: !arvr.image<i32, 4>,
+                   %f: !arvr.image<f32, 3>, %k: f32) -> !arvr.image<f32, 3> {
+  %w = arvr.dim %f width : !arvr.image<f32, 3>
+  %h = arvr.dim %f height : !arvr.image<f32, 3>
+  %c = arith.constant 3 : index
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 3> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    // CHECK: arvr.access %{{.+}} clamp : !arvr.image<ui16, 1>
+    %s = arvr.access %a[%x, %y, %ch] clamp : !arvr.image<ui16, 1>
+    // CHECK: arvr.access %{{.+}} clamp : !arvr.image<i32, 4>
+    %i = arvr.access %b[%x, %y, %ch] clamp : !arvr.image<i32, 4>
+    // CHECK: arvr.access %{{.+}} in_bounds : !arvr.image<f32, 3>
+    %v = arvr.access %f[%x, %y, %ch] in_bounds : !arvr.image<f32, 3>
+    %sf = arith.uitofp %s : i16 to f32
+    %if = arith.sitofp %i : i32 to f32
+    %t = arith.addf %sf, %if : f32
+    %u = arith.addf %t, %v : f32
+    %r = arith.mulf %u, %k : f32
+    arvr.yield %r : f32
+  }
+  arvr.return %out : !arvr.image<f32, 3>
+}
