@@ -69,10 +69,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
-  // arith first: min/max become LLVM intrinsics (PTX min/max.f32) instead
-  // of the libdevice calls convert-gpu-to-nvvm would emit for them.
-  device.addPass(createArithToLLVMConversionPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
+  // become those instructions: the PTX needs no CUDA toolkit to link.
+  device.addPass(createArvrNativeGpuMath());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

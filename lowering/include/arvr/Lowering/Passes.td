@@ -46,4 +46,19 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Replace libdevice calls that PTX does in one instruction";
+  let description = [{
+    convert-gpu-to-nvvm turns math ops (and f32 min/max) into calls to
+    CUDA's libdevice (`__nv_rintf`, `__nv_fmaxf`, ...), which must then be
+    linked from the CUDA toolkit. For the functions PTX executes in one
+    instruction this pass puts back the LLVM intrinsic (roundeven:
+    `cvt.rni`, floor, ceil, trunc, fabs, sqrt: `sqrt.rn`, fma, fmin/fmax),
+    with libdevice's semantics, and drops the declarations no longer used,
+    so kernels that need nothing else compile to self-contained PTX. Run it
+    on the gpu.module after convert-gpu-to-nvvm; other calls are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // ARVR_LOWERING_PASSES_TD
