@@ -94,20 +94,18 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (stage <= Emit::Arvr)
     return true;
 
-  LoweringStage stopAfter = stage == Emit::Loops ? LoweringStage::Loops
-                            : stage == Emit::Gpu ? LoweringStage::Gpu
+  LoweringStage stopAfter = stage == Emit::Loops  ? LoweringStage::Loops
+                            : stage == Emit::Gpu  ? LoweringStage::Gpu
                             : stage == Emit::Llvm ? LoweringStage::Llvm
                                                   : LoweringStage::Binary;
   mlir::PassManager pm(&impl->context);
   if (options.printIRAfterAll) {
     impl->context.disableMultithreading();
     pm.enableIRPrinting(
-        /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) {
-          return false;
-        },
-        /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) {
-          return true;
-        },
+        /*shouldPrintBeforePass=*/[](mlir::Pass *,
+                                     mlir::Operation *) { return false; },
+        /*shouldPrintAfterPass=*/
+        [](mlir::Pass *, mlir::Operation *) { return true; },
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   }
   if (options.timing)

@@ -48,9 +48,9 @@ struct CudaDriver::Api {
                                  CUjit_option *, void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
@@ -117,20 +117,19 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &whyNot) {
   char name[256] = {0};
   int major = 0, minor = 0;
   if (!driver->check(api.cuDeviceGet(&driver->device, 0), "cuDeviceGet") ||
-      !driver->check(api.cuDeviceGetName(name, sizeof(name) - 1,
-                                         driver->device),
-                     "cuDeviceGetName") ||
+      !driver->check(
+          api.cuDeviceGetName(name, sizeof(name) - 1, driver->device),
+          "cuDeviceGetName") ||
       !driver->check(api.cuDeviceGetAttribute(
                          &major, kAttrComputeCapabilityMajor, driver->device),
                      "cuDeviceGetAttribute") ||
       !driver->check(api.cuDeviceGetAttribute(
                          &minor, kAttrComputeCapabilityMinor, driver->device),
                      "cuDeviceGetAttribute") ||
-      !driver->check(api.cuDevicePrimaryCtxRetain(&driver->context,
-                                                  driver->device),
-                     "cuDevicePrimaryCtxRetain") ||
-      !driver->check(api.cuCtxSetCurrent(driver->context),
-                     "cuCtxSetCurrent")) {
+      !driver->check(
+          api.cuDevicePrimaryCtxRetain(&driver->context, driver->device),
+          "cuDevicePrimaryCtxRetain") ||
+      !driver->check(api.cuCtxSetCurrent(driver->context), "cuCtxSetCurrent")) {
     whyNot = "could not open GPU 0: " + driver->lastError;
     return nullptr;
   }

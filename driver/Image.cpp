@@ -114,8 +114,8 @@ static void writeToFile(void *context, void *data, int size) {
 bool arvrc::writeImage(const std::string &path, const Image &image,
                        std::string &error) {
   std::string ext = lowerExtension(path);
-  bool known = ext == "png" || ext == "jpg" || ext == "jpeg" ||
-               ext == "bmp" || ext == "ppm" || ext == "pgm";
+  bool known = ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "bmp" ||
+               ext == "ppm" || ext == "pgm";
   if (!known) {
     error = path + ": unknown output format '" + ext +
             "'; use .png, .jpg, .bmp, .ppm or .pgm";

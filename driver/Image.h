@@ -23,9 +23,7 @@ struct Image {
   int width = 0, height = 0, channels = 0;
   std::vector<uint8_t> pixels; ///< width * height * channels bytes.
 
-  size_t size() const {
-    return static_cast<size_t>(width) * height * channels;
-  }
+  size_t size() const { return static_cast<size_t>(width) * height * channels; }
   uint8_t &at(int x, int y, int c) {
     return pixels[(static_cast<size_t>(y) * width + x) * channels + c];
   }
@@ -42,8 +40,8 @@ bool readImage(const std::string &path, int wantChannels, Image &image,
                std::string &error);
 
 /// The channels the file at `path` holds, without decoding it.
-bool probeImage(const std::string &path, int &width, int &height,
-                int &channels, std::string &error);
+bool probeImage(const std::string &path, int &width, int &height, int &channels,
+                std::string &error);
 
 /// Writes `image` to `path` in the format its extension names.
 bool writeImage(const std::string &path, const Image &image,

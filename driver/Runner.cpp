@@ -53,8 +53,8 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = mlir::ExecutionEngine::create(module, options);
   if (!engine) {
-    error = "cannot JIT-compile the kernel: " +
-            llvm::toString(engine.takeError());
+    error =
+        "cannot JIT-compile the kernel: " + llvm::toString(engine.takeError());
     return false;
   }
 
@@ -185,8 +185,8 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
       return false;
     }
     buffers.byArg[index] = ptr;
-    if (!isOutput && !driver.copyToDevice(ptr, image.pixels.data(),
-                                          image.size())) {
+    if (!isOutput &&
+        !driver.copyToDevice(ptr, image.pixels.data(), image.size())) {
       error = driver.getLastError();
       return false;
     }
@@ -216,8 +216,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
       }
     }
     void *function = nullptr;
-    if (!driver.getFunction(cuModule, launch.getKernelName().str(),
-                            function)) {
+    if (!driver.getFunction(cuModule, launch.getKernelName().str(), function)) {
       error = driver.getLastError();
       ok = false;
       break;

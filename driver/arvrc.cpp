@@ -1,4 +1,5 @@
-//===- arvrc.cpp - The arvrc command line -----------------------------------===//
+//===- arvrc.cpp - The arvrc command line
+//-----------------------------------===//
 //
 //   arvrc build k.arvr -o k.ptx [--emit=tokens|ast|arvr|loops|gpu|llvm|ptx]
 //   arvrc run k.arvr -i in.png -o out.png [--param name=value]...
@@ -45,8 +46,8 @@ int fail(const std::string &message) {
 
 /// Writes `text` to `path` ("-" for stdout) all at once, through a
 /// temporary file: a failed build leaves no output behind.
-bool writeOutput(const std::string &path, llvm::function_ref<void(
-                                              llvm::raw_ostream &)> print) {
+bool writeOutput(const std::string &path,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
   std::string error;
   auto file = mlir::openOutputFile(path, &error);
   if (!file) {
@@ -99,8 +100,8 @@ struct BuildArgs {
 
 int runBuild(const BuildArgs &args) {
   static const std::map<std::string, Emit> emits = {
-      {"tokens", Emit::Tokens}, {"ast", Emit::Ast},   {"arvr", Emit::Arvr},
-      {"loops", Emit::Loops},   {"gpu", Emit::Gpu},   {"llvm", Emit::Llvm},
+      {"tokens", Emit::Tokens}, {"ast", Emit::Ast}, {"arvr", Emit::Arvr},
+      {"loops", Emit::Loops},   {"gpu", Emit::Gpu}, {"llvm", Emit::Llvm},
       {"ptx", Emit::Ptx}};
   Emit emit = emits.at(args.emit);
   CompileOptions options;
@@ -115,9 +116,9 @@ int runBuild(const BuildArgs &args) {
   if (!compilation.load(args.input))
     return kExitError;
   if (emit == Emit::Tokens)
-    return writeOutput(args.output, [&](llvm::raw_ostream &os) {
-             compilation.printTokens(os);
-           })
+    return writeOutput(
+               args.output,
+               [&](llvm::raw_ostream &os) { compilation.printTokens(os); })
                ? 0
                : kExitError;
   if (!compilation.parse())
@@ -135,9 +136,10 @@ int runBuild(const BuildArgs &args) {
   if (!compilation.lower(options, emit))
     return kExitError;
   if (emit != Emit::Ptx)
-    return writeOutput(args.output, [&](llvm::raw_ostream &os) {
-             compilation.printModule(os, args.locations);
-           })
+    return writeOutput(args.output,
+                       [&](llvm::raw_ostream &os) {
+                         compilation.printModule(os, args.locations);
+                       })
                ? 0
                : kExitError;
   std::string ptx;
@@ -199,7 +201,8 @@ bool parseScalar(const arvr::Param &param, const std::string &text,
             "' is neither true nor false";
     return false;
   default:
-    error = "parameter '" + param.name + "' cannot be set from the command line";
+    error =
+        "parameter '" + param.name + "' cannot be set from the command line";
     return false;
   }
 }
@@ -267,8 +270,8 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
         if (!param.type.isImage)
           list += (list.empty() ? "" : ", ") + param.name + " (" +
                   param.type.str() + ")";
-      error = "kernel '" + kernel.name + "' has no parameter '" + name +
-              "'" + (list.empty() ? "" : "; its parameters are " + list);
+      error = "kernel '" + kernel.name + "' has no parameter '" + name + "'" +
+              (list.empty() ? "" : "; its parameters are " + list);
       return false;
     }
     if (it->type.isImage) {
@@ -298,8 +301,10 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     } else if (param.defaultValue) {
       evaluateDefault(param, value);
     } else {
-      error = "parameter '" + param.name + "' has no default; give it with "
-              "--param " + param.name + "=<" + param.type.str() + ">";
+      error = "parameter '" + param.name +
+              "' has no default; give it with "
+              "--param " +
+              param.name + "=<" + param.type.str() + ">";
       return false;
     }
   }
@@ -345,22 +350,21 @@ int runRun(const RunArgs &args) {
   CompileOptions options;
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
-  if (!compilation.lower(options, options.target == Target::Cuda
-                                      ? Emit::Ptx
-                                      : Emit::Llvm))
+  if (!compilation.lower(options, options.target == Target::Cuda ? Emit::Ptx
+                                                                 : Emit::Llvm))
     return kExitError;
 
-  bool ok = driver ? runOnCuda(compilation.getModule(), *kernel, *driver,
-                               bindings, error)
-                   : runOnCpu(compilation.getModule(), *kernel, bindings,
-                              error);
+  bool ok = driver
+                ? runOnCuda(compilation.getModule(), *kernel, *driver, bindings,
+                            error)
+                : runOnCpu(compilation.getModule(), *kernel, bindings, error);
   if (!ok)
     return fail(error);
   if (!writeImage(args.output, bindings.output, error))
     return fail(error);
   llvm::outs() << "arvrc: wrote " << args.output << " ("
-               << bindings.output.width << "x" << bindings.output.height
-               << ", " << bindings.output.channels << " channel"
+               << bindings.output.width << "x" << bindings.output.height << ", "
+               << bindings.output.channels << " channel"
                << (bindings.output.channels == 1 ? "" : "s") << ") on "
                << (driver ? "cuda, " + driver->getDeviceName()
                           : std::string("cpu"))
@@ -374,8 +378,8 @@ int runRun(const RunArgs &args) {
 
 struct CompareArgs {
   std::string a, b;
-  int maxAbs = -1;       ///< Fail when the largest difference exceeds this.
-  double minPsnr = -1;   ///< Fail when the PSNR is below this (dB).
+  int maxAbs = -1;     ///< Fail when the largest difference exceeds this.
+  double minPsnr = -1; ///< Fail when the PSNR is below this (dB).
 };
 
 int runCompare(const CompareArgs &args) {
@@ -402,15 +406,13 @@ int runCompare(const CompareArgs &args) {
   double n = static_cast<double>(a.size());
   double mse = sumSquares / n;
   double psnr = mse == 0 ? INFINITY : 10 * std::log10(255.0 * 255.0 / mse);
-  llvm::outs() << llvm::format("max abs diff   %d\n", maxAbs)
-               << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
-               << (mse == 0 ? std::string("PSNR           inf dB\n")
-                            : llvm::formatv("PSNR           {0:F2} dB\n",
-                                            psnr)
-                                  .str())
-               << llvm::format("identical      %.3f%%\n", 100 * identical / n)
-               << llvm::format("within 1       %.3f%%\n",
-                               100 * withinOne / n);
+  llvm::outs()
+      << llvm::format("max abs diff   %d\n", maxAbs)
+      << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
+      << (mse == 0 ? std::string("PSNR           inf dB\n")
+                   : llvm::formatv("PSNR           {0:F2} dB\n", psnr).str())
+      << llvm::format("identical      %.3f%%\n", 100 * identical / n)
+      << llvm::format("within 1       %.3f%%\n", 100 * withinOne / n);
   bool ok = true;
   if (args.maxAbs >= 0 && maxAbs > args.maxAbs) {
     llvm::errs() << "error: max abs diff " << maxAbs << " exceeds "
@@ -418,8 +420,8 @@ int runCompare(const CompareArgs &args) {
     ok = false;
   }
   if (args.minPsnr >= 0 && psnr < args.minPsnr) {
-    llvm::errs() << llvm::format("error: PSNR %.2f dB is below %.2f dB\n",
-                                 psnr, args.minPsnr);
+    llvm::errs() << llvm::format("error: PSNR %.2f dB is below %.2f dB\n", psnr,
+                                 args.minPsnr);
     ok = false;
   }
   return ok ? 0 : kExitError;
@@ -469,7 +471,8 @@ int main(int argc, char **argv) {
           {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
-  buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)");
+  buildCmd->add_option("--chip", build.chip,
+                       "GPU architecture (default sm_90)");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
@@ -484,16 +487,19 @@ int main(int argc, char **argv) {
   CLI::App *runCmd =
       app.add_subcommand("run", "Compile a .arvr kernel and run it on images");
   runCmd->add_option("file", run.input, ".arvr source file")->required();
-  runCmd->add_option("-i,--input", run.images,
-                     "Input image, one per image parameter, in order")
+  runCmd
+      ->add_option("-i,--input", run.images,
+                   "Input image, one per image parameter, in order")
       ->required();
-  runCmd->add_option("-o,--output", run.output,
-                     "Output image (.png, .jpg, .bmp, .ppm, .pgm)")
+  runCmd
+      ->add_option("-o,--output", run.output,
+                   "Output image (.png, .jpg, .bmp, .ppm, .pgm)")
       ->required();
   runCmd->add_option("-p,--param", run.params,
                      "Scalar parameter, name=value (repeatable)");
-  runCmd->add_option("--target", run.target,
-                     "auto (GPU if there is one, the default), cpu or cuda")
+  runCmd
+      ->add_option("--target", run.target,
+                   "auto (GPU if there is one, the default), cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   runCmd->add_option("--kernel", run.kernel,
                      "Kernel to run, when the file has several");

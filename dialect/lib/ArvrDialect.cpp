@@ -41,8 +41,7 @@ Type ImageType::parse(AsmParser &parser) {
   if (parser.parseLess() || parser.parseType(elementType) ||
       parser.parseComma())
     return {};
-  if (failed(parser.parseOptionalQuestion()) &&
-      parser.parseInteger(channels))
+  if (failed(parser.parseOptionalQuestion()) && parser.parseInteger(channels))
     return {};
   if (parser.parseGreater())
     return {};
@@ -59,9 +58,8 @@ void ImageType::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-ImageType::verify(function_ref<InFlightDiagnostic()> emitError,
-                  Type elementType, int64_t channels) {
+LogicalResult ImageType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                Type elementType, int64_t channels) {
   bool known = elementType.isUnsignedInteger(8) ||
                elementType.isUnsignedInteger(16) ||
                elementType.isSignlessInteger(32) || elementType.isF32();

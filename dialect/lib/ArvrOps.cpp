@@ -65,8 +65,8 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
   if (region.empty())
     return;
   for (BlockArgument arg : region.getArguments())
-    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                 "arvr.name"))
+    if (auto name =
+            getArgAttrOfType<StringAttr>(arg.getArgNumber(), "arvr.name"))
       setNameFn(arg, name.getValue());
 }
 
@@ -81,8 +81,8 @@ LogicalResult ReturnOp::verify() {
     return emitOpError("returns ")
            << getNumOperands() << " images, but the kernel produces "
            << results.size();
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(getOperandTypes(),
-                                                      results)))
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getOperandTypes(), results)))
     if (std::get<0>(pair) != std::get<1>(pair))
       return emitOpError("image #")
              << index << " has type " << std::get<0>(pair)

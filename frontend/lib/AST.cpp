@@ -153,8 +153,7 @@ private:
         print(*arg);
       --depth;
     } else if (auto *e = llvm::dyn_cast<MemberExpr>(&expr)) {
-      os << "Member '" << e->base << "." << e->member << "' : " << type
-         << "\n";
+      os << "Member '" << e->base << "." << e->member << "' : " << type << "\n";
     }
   }
 

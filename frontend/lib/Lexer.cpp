@@ -170,8 +170,7 @@ Token Lexer::lex() {
     return makeToken(next('=') ? TokenKind::less_equal : TokenKind::less,
                      start);
   case '>':
-    return makeToken(next('=') ? TokenKind::greater_equal
-                               : TokenKind::greater,
+    return makeToken(next('=') ? TokenKind::greater_equal : TokenKind::greater,
                      start);
   case '=':
     return makeToken(next('=') ? TokenKind::equal_equal : TokenKind::equal,
@@ -193,17 +192,17 @@ Token Lexer::lex() {
 
   // Anything else is an invalid character; keep a multi-byte UTF-8
   // sequence together so the message shows the whole character.
-  while (cur != buffer.end() && (static_cast<unsigned char>(*cur) & 0xC0) == 0x80)
+  while (cur != buffer.end() &&
+         (static_cast<unsigned char>(*cur) & 0xC0) == 0x80)
     ++cur;
   Token token = makeToken(TokenKind::error, start);
   if (std::isprint(static_cast<unsigned char>(c)))
     diags.error(token.getLoc(),
                 "unexpected character '" + token.spelling + "'");
   else
-    diags.error(token.getLoc(), "unexpected character (byte 0x" +
-                                    llvm::utohexstr(
-                                        static_cast<unsigned char>(c)) +
-                                    ")");
+    diags.error(token.getLoc(),
+                "unexpected character (byte 0x" +
+                    llvm::utohexstr(static_cast<unsigned char>(c)) + ")");
   return token;
 }
 
@@ -224,7 +223,8 @@ Token Lexer::lexIdentifier(const char *start) {
 /// integer := digit+ ; number := digit* '.' digit* exponent? | digit+ exponent
 Token Lexer::lexNumber(const char *start) {
   auto isDigit = [&] {
-    return cur != buffer.end() && std::isdigit(static_cast<unsigned char>(*cur));
+    return cur != buffer.end() &&
+           std::isdigit(static_cast<unsigned char>(*cur));
   };
   cur = start;
   bool isFloat = false;
@@ -243,8 +243,8 @@ Token Lexer::lexNumber(const char *start) {
       ++cur;
     if (!isDigit()) {
       Token token = makeToken(TokenKind::error, start);
-      diags.error(token.getLoc(), "missing digits in the exponent of '" +
-                                      token.spelling + "'");
+      diags.error(token.getLoc(),
+                  "missing digits in the exponent of '" + token.spelling + "'");
       return token;
     }
     while (isDigit())

@@ -20,14 +20,6 @@
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
-using mlir::arvr::AccessOp;
-using mlir::arvr::Boundary;
-using mlir::arvr::DimOp;
-using mlir::arvr::ImageType;
-using mlir::arvr::KernelOp;
-using mlir::arvr::ReturnOp;
-using mlir::arvr::StageOp;
-using mlir::arvr::YieldOp;
 using ::arvr::BinaryExpr;
 using ::arvr::BoolLitExpr;
 using ::arvr::CallExpr;
@@ -44,6 +36,14 @@ using ::arvr::ScalarType;
 using ::arvr::TypeSpec;
 using ::arvr::UnaryExpr;
 using ::arvr::VarExpr;
+using mlir::arvr::AccessOp;
+using mlir::arvr::Boundary;
+using mlir::arvr::DimOp;
+using mlir::arvr::ImageType;
+using mlir::arvr::KernelOp;
+using mlir::arvr::ReturnOp;
+using mlir::arvr::StageOp;
+using mlir::arvr::YieldOp;
 namespace arvrDim = mlir::arvr;
 
 namespace {
@@ -142,8 +142,8 @@ private:
       // 2147483520 is the largest f32 below 2^31.
       Value low = arith::MaxNumFOp::create(builder, l, value,
                                            constF32(l, -2147483648.0));
-      Value clamped = arith::MinNumFOp::create(builder, l, low,
-                                               constF32(l, 2147483520.0));
+      Value clamped =
+          arith::MinNumFOp::create(builder, l, low, constF32(l, 2147483520.0));
       Value converted =
           arith::FPToSIOp::create(builder, l, builder.getI32Type(), clamped);
       Value isNaN = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UNO,
@@ -214,24 +214,21 @@ private:
     // The output has the size of its size-source image.
     Location outLoc = loc(out->nameRange.Start);
     Value source = params[kernel.sizeSource];
-    Value width =
-        DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
-    Value height =
-        DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
-    Value channels =
-        kernel.output.channels
-            ? Value(arith::ConstantIndexOp::create(builder, outLoc,
-                                                   kernel.output.channels))
-            : Value(DimOp::create(builder, outLoc, source,
-                                  arvrDim::Dim::channels));
+    Value width = DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
+    Value height = DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
+    Value channels = kernel.output.channels
+                         ? Value(arith::ConstantIndexOp::create(
+                               builder, outLoc, kernel.output.channels))
+                         : Value(DimOp::create(builder, outLoc, source,
+                                               arvrDim::Dim::channels));
     auto stage = StageOp::create(builder, outLoc, outputType, out->name, width,
                                  height, channels);
     {
       OpBuilder::InsertionGuard stageGuard(builder);
       Type index = builder.getIndexType();
-      Block *body = builder.createBlock(&stage.getBody(), {},
-                                        {index, index, index},
-                                        {outLoc, outLoc, outLoc});
+      Block *body =
+          builder.createBlock(&stage.getBody(), {}, {index, index, index},
+                              {outLoc, outLoc, outLoc});
       coordinates.assign(body->getArguments().begin(),
                          body->getArguments().end());
       coordinatesI32.assign(3, Value());
@@ -252,8 +249,8 @@ private:
       int64_t value = llvm::cast<IntLitExpr>(expr).value;
       if (expr.type == ScalarType::F32)
         return constF32(l, static_cast<double>(value));
-      return arith::ConstantIntOp::create(builder, l,
-                                          getScalarType(expr.type), value);
+      return arith::ConstantIntOp::create(builder, l, getScalarType(expr.type),
+                                          value);
     }
     case Expr::Kind::FloatLit:
       return constF32(l, llvm::cast<FloatLitExpr>(expr).value);
@@ -270,13 +267,11 @@ private:
       return genCall(llvm::cast<CallExpr>(expr), l);
     case Expr::Kind::Member: {
       auto &member = llvm::cast<MemberExpr>(expr);
-      arvrDim::Dim dim = member.member == "width" ? arvrDim::Dim::width
-                         : member.member == "height"
-                             ? arvrDim::Dim::height
-                             : arvrDim::Dim::channels;
+      arvrDim::Dim dim = member.member == "width"    ? arvrDim::Dim::width
+                         : member.member == "height" ? arvrDim::Dim::height
+                                                     : arvrDim::Dim::channels;
       Value size = DimOp::create(builder, l, params[member.imageParam], dim);
-      return arith::IndexCastOp::create(builder, l, builder.getI32Type(),
-                                        size);
+      return arith::IndexCastOp::create(builder, l, builder.getI32Type(), size);
     }
     }
     llvm_unreachable("unknown expression kind");
@@ -365,13 +360,12 @@ private:
                          : arith::CmpFPredicate::UNE;
       return arith::CmpFOp::create(builder, l, predicate, lhs, rhs);
     }
-    arith::CmpIPredicate predicate =
-        op == Op::Lt   ? arith::CmpIPredicate::slt
-        : op == Op::Le ? arith::CmpIPredicate::sle
-        : op == Op::Gt ? arith::CmpIPredicate::sgt
-        : op == Op::Ge ? arith::CmpIPredicate::sge
-        : op == Op::Eq ? arith::CmpIPredicate::eq
-                       : arith::CmpIPredicate::ne;
+    arith::CmpIPredicate predicate = op == Op::Lt   ? arith::CmpIPredicate::slt
+                                     : op == Op::Le ? arith::CmpIPredicate::sle
+                                     : op == Op::Gt ? arith::CmpIPredicate::sgt
+                                     : op == Op::Ge ? arith::CmpIPredicate::sge
+                                     : op == Op::Eq ? arith::CmpIPredicate::eq
+                                                    : arith::CmpIPredicate::ne;
     return arith::CmpIOp::create(builder, l, predicate, lhs, rhs);
   }
 
@@ -398,14 +392,14 @@ private:
     }
     // With the unsafe divisors replaced by 1, the remainder is already 0.
     Value rem = arith::RemSIOp::create(builder, l, lhs, divisor);
-    Value remNegative = arith::CmpIOp::create(
-        builder, l, arith::CmpIPredicate::slt, rem, zero);
+    Value remNegative =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, rem, zero);
     Value divisorNegative = arith::CmpIOp::create(
         builder, l, arith::CmpIPredicate::slt, divisor, zero);
     Value signsDiffer =
         arith::XOrIOp::create(builder, l, remNegative, divisorNegative);
-    Value nonZero = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne,
-                                          rem, zero);
+    Value nonZero =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne, rem, zero);
     Value adjust = arith::AndIOp::create(builder, l, signsDiffer, nonZero);
     Value adjusted = arith::AddIOp::create(builder, l, rem, divisor);
     return arith::SelectOp::create(builder, l, adjust, adjusted, rem);
@@ -489,10 +483,9 @@ private:
     }
     if (indices.size() == 2)
       indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
-    return AccessOp::create(builder, l, params[call.imageParam], indices[0],
-                            indices[1], indices[2],
-                            call.clampToEdge ? Boundary::clamp
-                                             : Boundary::in_bounds);
+    return AccessOp::create(
+        builder, l, params[call.imageParam], indices[0], indices[1], indices[2],
+        call.clampToEdge ? Boundary::clamp : Boundary::in_bounds);
   }
 
   OpBuilder builder;
@@ -505,9 +498,9 @@ private:
 
 } // namespace
 
-OwningOpRef<ModuleOp> (::arvr::mlirGen)(MLIRContext &context,
-                                    const ModuleAST &module,
-                                    const llvm::SourceMgr &sourceMgr) {
+OwningOpRef<ModuleOp>(::arvr::mlirGen)(MLIRContext &context,
+                                       const ModuleAST &module,
+                                       const llvm::SourceMgr &sourceMgr) {
   context.loadDialect<mlir::arvr::ArvrDialect, arith::ArithDialect,
                       math::MathDialect>();
   return MLIRGenImpl(context, sourceMgr).gen(module);

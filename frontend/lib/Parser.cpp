@@ -21,9 +21,8 @@ Parser::Parser(Lexer &lexer, DiagnosticEngine &diags)
 void Parser::errorExpected(llvm::StringRef what) {
   if (tok.is(TokenKind::error))
     return; // The lexer has already said what is wrong here.
-  std::string found = tok.is(TokenKind::eof)
-                          ? std::string("end of file")
-                          : "'" + tok.spelling.str() + "'";
+  std::string found = tok.is(TokenKind::eof) ? std::string("end of file")
+                                             : "'" + tok.spelling.str() + "'";
   diags.error(tok.getLoc(), "expected " + what + ", but found " + found,
               tok.getRange());
 }
@@ -157,9 +156,9 @@ bool Parser::parseType(TypeSpec &type) {
     type.isImage = true;
     if (!expect(TokenKind::less, "'<' after 'image'"))
       return false;
-    std::optional<ScalarType> element =
-        tok.is(TokenKind::identifier) ? parseScalarTypeName(tok.spelling)
-                                      : std::nullopt;
+    std::optional<ScalarType> element = tok.is(TokenKind::identifier)
+                                            ? parseScalarTypeName(tok.spelling)
+                                            : std::nullopt;
     if (!element) {
       errorExpected("an element type (u8, u16, i32 or f32)");
       return false;
@@ -422,10 +421,9 @@ ExprPtr Parser::parsePrimary() {
         llvm::SMLoc end;
         if (!parseCallArgs(args, end))
           return nullptr;
-        return std::make_unique<CallExpr>(llvm::SMRange(start.getLoc(), end),
-                                          name, start.getRange(),
-                                          member.spelling.str(),
-                                          std::move(args));
+        return std::make_unique<CallExpr>(
+            llvm::SMRange(start.getLoc(), end), name, start.getRange(),
+            member.spelling.str(), std::move(args));
       }
       return std::make_unique<MemberExpr>(
           llvm::SMRange(start.getLoc(), member.getEndLoc()), name,

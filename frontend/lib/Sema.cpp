@@ -245,9 +245,9 @@ private:
     case Expr::Kind::IntLit: {
       auto &lit = llvm::cast<IntLitExpr>(expr);
       if (lit.value > std::numeric_limits<int32_t>::max() + int64_t(1)) {
-        diags.error(lit.getLoc(), "integer literal " +
-                                      llvm::Twine(lit.value) +
-                                      " does not fit in i32",
+        diags.error(lit.getLoc(),
+                    "integer literal " + llvm::Twine(lit.value) +
+                        " does not fit in i32",
                     lit.getRange());
         return false;
       }
@@ -257,8 +257,7 @@ private:
     case Expr::Kind::FloatLit: {
       auto &lit = llvm::cast<FloatLitExpr>(expr);
       if (std::abs(lit.value) > std::numeric_limits<float>::max()) {
-        diags.error(lit.getLoc(), "number does not fit in f32",
-                    lit.getRange());
+        diags.error(lit.getLoc(), "number does not fit in f32", lit.getRange());
         return false;
       }
       expr.type = ScalarType::F32;
@@ -342,8 +341,7 @@ private:
   /// The common type of two numeric operands, adapting integer literals to
   /// f32; reports mixed int/float operands.
   std::optional<ScalarType> unifyNumeric(Expr &lhs, Expr &rhs,
-                                         llvm::StringRef what,
-                                         llvm::SMLoc loc,
+                                         llvm::StringRef what, llvm::SMLoc loc,
                                          llvm::SMRange range) {
     if (lhs.type == ScalarType::F32 && isIntLiteral(rhs))
       makeFloat(rhs);
@@ -377,8 +375,7 @@ private:
     if (!ok)
       return false;
     using Op = BinaryExpr::Op;
-    std::string what =
-        ("'" + BinaryExpr::getSpelling(binary.op) + "'").str();
+    std::string what = ("'" + BinaryExpr::getSpelling(binary.op) + "'").str();
     if (binary.op == Op::And || binary.op == Op::Or) {
       for (Expr *operand : {binary.lhs.get(), binary.rhs.get()})
         if (operand->type != ScalarType::Bool) {
@@ -398,9 +395,8 @@ private:
       binary.type = ScalarType::Bool;
       return true;
     }
-    std::optional<ScalarType> common =
-        unifyNumeric(*binary.lhs, *binary.rhs, what, binary.opLoc,
-                     binary.getRange());
+    std::optional<ScalarType> common = unifyNumeric(
+        *binary.lhs, *binary.rhs, what, binary.opLoc, binary.getRange());
     if (!common)
       return false;
     if (binary.op == Op::Rem && *common == ScalarType::F32) {

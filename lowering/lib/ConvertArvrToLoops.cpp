@@ -176,8 +176,7 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
       for (int64_t dim = 0; dim < 3; ++dim) {
         Value size = memref::DimOp::create(rewriter, loc, image, dim);
         Value last = arith::SubIOp::create(rewriter, loc, size, one);
-        Value below =
-            arith::MinSIOp::create(rewriter, loc, indices[dim], last);
+        Value below = arith::MinSIOp::create(rewriter, loc, indices[dim], last);
         indices[dim] = arith::MaxSIOp::create(rewriter, loc, below, zero);
       }
       break;

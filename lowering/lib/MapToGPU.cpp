@@ -49,8 +49,10 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value blockSizeX = arith::ConstantIndexOp::create(rewriter, loc, blockX);
     Value blockSizeY = arith::ConstantIndexOp::create(rewriter, loc, blockY);
-    Value gridX = arith::CeilDivSIOp::create(rewriter, loc, colsEnd, blockSizeX);
-    Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
+    Value gridX =
+        arith::CeilDivSIOp::create(rewriter, loc, colsEnd, blockSizeX);
+    Value gridY =
+        arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one);
 
@@ -95,8 +97,7 @@ struct ArvrMapToGPUPass
   void runOnOperation() override {
     if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
       getOperation().emitError("block of ")
-          << static_cast<int64_t>(blockX) << "x"
-          << static_cast<int64_t>(blockY)
+          << static_cast<int64_t>(blockX) << "x" << static_cast<int64_t>(blockY)
           << " threads is not a valid CUDA block (1 to 1024 threads)";
       return signalPassFailure();
     }

@@ -70,8 +70,8 @@ struct CallToIntrinsic : public OpRewritePattern<LLVM::CallOp> {
     auto it = getNativeFunctions().find(*callee);
     if (it == getNativeFunctions().end() || call.getNumResults() != 1)
       return rewriter.notifyMatchFailure(call, "not a native function");
-    rewriter.replaceOp(call,
-                       it->second(rewriter, call.getLoc(), call.getArgOperands()));
+    rewriter.replaceOp(
+        call, it->second(rewriter, call.getLoc(), call.getArgOperands()));
     return success();
   }
 };

@@ -130,7 +130,7 @@ void mlir::arvr::registerArvrPipelines() {
   PassPipelineRegistration<>(
       "arvr-cuda-pipeline", "Lower arvr kernels to PTX (sm_90)",
       [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
-  PassPipelineRegistration<>(
-      "arvr-cpu-pipeline", "Lower arvr kernels to the LLVM dialect",
-      [](OpPassManager &pm) { buildCpuPipeline(pm); });
+  PassPipelineRegistration<>("arvr-cpu-pipeline",
+                             "Lower arvr kernels to the LLVM dialect",
+                             [](OpPassManager &pm) { buildCpuPipeline(pm); });
 }

@@ -35,8 +35,8 @@ std::string tempPath(const std::string &name) {
 Image runArvrc(const std::string &kernel, const std::string &input,
                const std::string &params) {
   std::string out = tempPath("out.png");
-  std::string command = kArvrc + " run " + kSourceDir + "/" + kernel +
-                        " -i " + kSourceDir + "/" + input + " -o " + out +
+  std::string command = kArvrc + " run " + kSourceDir + "/" + kernel + " -i " +
+                        kSourceDir + "/" + input + " -o " + out +
                         " --target cpu " + params + " > /dev/null";
   INFO("command: " << command);
   REQUIRE(std::system(command.c_str()) == 0);
@@ -50,8 +50,8 @@ Image runArvrc(const std::string &kernel, const std::string &input,
 Image readInput(const std::string &input) {
   Image image;
   std::string error;
-  REQUIRE_MESSAGE(
-      arvrc::readImage(kSourceDir + "/" + input, 0, image, error), error);
+  REQUIRE_MESSAGE(arvrc::readImage(kSourceDir + "/" + input, 0, image, error),
+                  error);
   return image;
 }
 
@@ -81,9 +81,8 @@ Difference compare(const Image &a, const Image &b) {
 
 void checkBrightnessContrast(float gain, float bias, const std::string &flags) {
   Image input = readInput("tests/data/baboon.jpg");
-  Image output =
-      runArvrc("examples/brightness_contrast.arvr", "tests/data/baboon.jpg",
-               flags);
+  Image output = runArvrc("examples/brightness_contrast.arvr",
+                          "tests/data/baboon.jpg", flags);
   Image expected = input;
   for (uint8_t &v : expected.pixels) {
     // Same operations, same order, as the kernel's expression.

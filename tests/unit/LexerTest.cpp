@@ -28,15 +28,15 @@ TEST_CASE("lexer: keywords, names, numbers and operators") {
     kinds.push_back(t.kind);
   using K = TokenKind;
   std::vector<TokenKind> expected = {
-      K::kw_kernel, K::identifier, K::l_paren,     K::identifier,
-      K::colon,     K::identifier, K::equal,       K::number,
-      K::r_paren,   K::arrow,      K::identifier,  K::less,
-      K::identifier, K::greater,   K::l_brace,     K::kw_func,
-      K::identifier, K::l_paren,   K::identifier,  K::r_paren,
-      K::equal,     K::identifier, K::less_equal,  K::integer,
-      K::amp_amp,   K::exclaim,    K::identifier,  K::pipe_pipe,
-      K::identifier, K::not_equal, K::identifier,  K::greater_equal,
-      K::identifier, K::semicolon, K::r_brace};
+      K::kw_kernel,  K::identifier, K::l_paren,    K::identifier,
+      K::colon,      K::identifier, K::equal,      K::number,
+      K::r_paren,    K::arrow,      K::identifier, K::less,
+      K::identifier, K::greater,    K::l_brace,    K::kw_func,
+      K::identifier, K::l_paren,    K::identifier, K::r_paren,
+      K::equal,      K::identifier, K::less_equal, K::integer,
+      K::amp_amp,    K::exclaim,    K::identifier, K::pipe_pipe,
+      K::identifier, K::not_equal,  K::identifier, K::greater_equal,
+      K::identifier, K::semicolon,  K::r_brace};
   CHECK(kinds == expected);
   CHECK(tokens[7].spelling == "1.5e-2");
 }

@@ -24,7 +24,8 @@ static std::string render(const Expr &expr) {
     return "(" + render(*e->lhs) + " " + BinaryExpr::getSpelling(e->op).str() +
            " " + render(*e->rhs) + ")";
   if (auto *e = llvm::dyn_cast<CallExpr>(&expr)) {
-    std::string s = e->callee + (e->method.empty() ? "" : "." + e->method) + "(";
+    std::string s =
+        e->callee + (e->method.empty() ? "" : "." + e->method) + "(";
     for (size_t i = 0; i < e->args.size(); ++i)
       s += (i ? ", " : "") + render(*e->args[i]);
     return s + ")";
@@ -48,8 +49,7 @@ TEST_CASE("parser: operator precedence and associativity") {
   CHECK(parseExpr("a * b + c") == "((a * b) + c)");
   CHECK(parseExpr("a - b - c") == "((a - b) - c)");
   CHECK(parseExpr("a / b % c") == "((a / b) % c)");
-  CHECK(parseExpr("a < b && c >= d || e") ==
-        "(((a < b) && (c >= d)) || e)");
+  CHECK(parseExpr("a < b && c >= d || e") == "(((a < b) && (c >= d)) || e)");
   CHECK(parseExpr("a == b != c") == "((a == b) != c)");
   CHECK(parseExpr("-a * !b") == "(-a * !b)");
   CHECK(parseExpr("(a + b) * c") == "((a + b) * c)");

@@ -61,12 +61,10 @@ TEST_CASE("sema: valid kernels") {
   CHECK(accepts(kernelWith("u8_sat(abs(-g) + f32(src.width % 3))")));
   CHECK(accepts(kernelWith("f32(x) / f32(src.width)", "image<f32>")));
   CHECK(accepts(kernelWith("u8(x < 3 && !(y == 2) || n != 1)")));
-  CHECK(accepts(
-      "kernel grey(src: image<u8, 1>) -> image<u8, 1> {\n"
-      "  func out(x, y) = src(x, y);\n}\n"));
-  CHECK(accepts(
-      "kernel rgb(src: image<u8, 4>) -> image<u8, 3> {\n"
-      "  func out(x, y, c) = src(x, y, c);\n}\n"));
+  CHECK(accepts("kernel grey(src: image<u8, 1>) -> image<u8, 1> {\n"
+                "  func out(x, y) = src(x, y);\n}\n"));
+  CHECK(accepts("kernel rgb(src: image<u8, 4>) -> image<u8, 3> {\n"
+                "  func out(x, y, c) = src(x, y, c);\n}\n"));
 }
 
 TEST_CASE("sema: reads that may leave the image need a boundary mode") {

@@ -24,8 +24,7 @@ struct Snippet {
   explicit Snippet(const std::string &text)
       : os(messages), diags(sourceMgr, os) {
     sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text, "test.arvr"),
-        llvm::SMLoc());
+        llvm::MemoryBuffer::getMemBufferCopy(text, "test.arvr"), llvm::SMLoc());
   }
   llvm::StringRef text() const {
     return sourceMgr.getMemoryBuffer(1)->getBuffer();

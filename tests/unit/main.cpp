@@ -1,3 +1,4 @@
-//===- main.cpp - doctest entry point of the unit tests ---------------------===//
+//===- main.cpp - doctest entry point of the unit tests
+//---------------------===//
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>

@@ -55,7 +55,16 @@ struct TypeSpec {
 
 class Expr {
 public:
-  enum class Kind { IntLit, FloatLit, BoolLit, Var, Unary, Binary, Call, Member };
+  enum class Kind {
+    IntLit,
+    FloatLit,
+    BoolLit,
+    Var,
+    Unary,
+    Binary,
+    Call,
+    Member
+  };
 
   Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
   virtual ~Expr() = default;
@@ -106,8 +115,11 @@ public:
   std::string name;
   /// Set by Sema: the coordinate index (0 = x, 1 = y, 2 = c) or the
   /// parameter index.
-  enum class Binding { Unresolved, Coordinate, Param } binding =
-      Binding::Unresolved;
+  enum class Binding {
+    Unresolved,
+    Coordinate,
+    Param
+  } binding = Binding::Unresolved;
   unsigned index = 0;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
 };
@@ -164,8 +176,8 @@ public:
     Abs,
     ReadImage, ///< `img(x, y, c)` or `img.clamp(x, y, c)`.
   } builtin = Builtin::Unresolved;
-  unsigned imageParam = 0;          ///< ReadImage: the parameter read.
-  bool clampToEdge = false;         ///< ReadImage: `img.clamp(...)`.
+  unsigned imageParam = 0;  ///< ReadImage: the parameter read.
+  bool clampToEdge = false; ///< ReadImage: `img.clamp(...)`.
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 
