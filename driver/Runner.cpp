@@ -196,6 +196,11 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
   std::map<std::string, void *> loadedModules;
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
+  if (launches.empty()) {
+    error = "internal compiler error: kernel '" + kernel.name +
+            "' has no GPU launch";
+    return false;
+  }
   for (gpu::LaunchFuncOp launch : launches) {
     // The PTX of the kernel's module, loaded once.
     std::string moduleName = launch.getKernelModuleName().str();

@@ -347,6 +347,15 @@ int runRun(const RunArgs &args) {
     if (!driver)
       llvm::errs() << "note: " << whyNot << "; running on the CPU\n";
   }
+  // PTX for sm_XY runs on GPUs of compute capability X.Y and above.
+  int chip = 0;
+  if (driver && llvm::StringRef(args.chip).starts_with("sm_") &&
+      !llvm::StringRef(args.chip).drop_front(3).getAsInteger(10, chip) &&
+      driver->getComputeCapability() < chip)
+    return fail("GPU 0 (" + driver->getDeviceName() + ") is sm_" +
+                std::to_string(driver->getComputeCapability()) +
+                ", older than the target " + args.chip +
+                "; choose one with --chip");
   CompileOptions options;
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
@@ -450,6 +459,20 @@ int runInfo() {
 
 } // namespace
 
+/// `--chip`: sm_ followed by the compute capability, e.g. sm_90 or sm_90a.
+const CLI::Validator kChipValidator(
+    [](std::string &chip) -> std::string {
+      llvm::StringRef digits = llvm::StringRef(chip);
+      if (!digits.consume_front("sm_"))
+        return "'" + chip + "' is not a GPU architecture such as sm_90";
+      digits = digits.rtrim("af");
+      unsigned cc = 0;
+      if (digits.getAsInteger(10, cc) || cc < 50)
+        return "'" + chip + "' is not a GPU architecture such as sm_90";
+      return "";
+    },
+    "sm_XY");
+
 int main(int argc, char **argv) {
   CLI::App app{"arvrc: compiles .arvr image kernels to PTX through MLIR, and "
                "runs them on images."};
@@ -471,8 +494,9 @@ int main(int argc, char **argv) {
           {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
-  buildCmd->add_option("--chip", build.chip,
-                       "GPU architecture (default sm_90)");
+  buildCmd
+      ->add_option("--chip", build.chip, "GPU architecture (default sm_90)")
+      ->check(kChipValidator);
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
@@ -503,7 +527,8 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   runCmd->add_option("--kernel", run.kernel,
                      "Kernel to run, when the file has several");
-  runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)");
+  runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")
+      ->check(kChipValidator);
   runCmd->footer(
       "Example:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3");

@@ -44,7 +44,7 @@ for entry in "${cases[@]}"; do
     gpu="$out/$name-cuda.png"
     # shellcheck disable=SC2086
     if ! "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$cpu" --target cpu $params >/dev/null 2>"$out/$name.err" ||
-       ! "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$gpu" --target cuda $params >/dev/null 2>>"$out/$name.err"; then
+       ! "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$gpu" --target cuda $params >"$out/$name.cuda.txt" 2>>"$out/$name.err"; then
       result="FAIL: $(head -c 300 "$out/$name.err")"
       failures=$((failures + 1))
     elif cmp -s "$cpu" "$gpu"; then
@@ -66,6 +66,8 @@ for entry in "${cases[@]}"; do
         failures=$((failures + 1))
       fi
     fi
+    # What arvrc said of the CUDA run, once: the device it ran on.
+    [ "$runs" -eq 1 ] && cat "$out/$name.cuda.txt"
     printf '%-36s %-26s %-18s %s\n' "$(basename "$kernel")" "${params:-defaults}" \
       "$(basename "$image")" "$result"
     rm -f "$out/$name-memcheck.png"
