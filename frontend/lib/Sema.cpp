@@ -213,7 +213,7 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases("u8_sat", "min", "max", "clamp", "abs", "image", true)
+        .Cases({"u8_sat", "min", "max", "clamp", "abs", "image"}, true)
         .Default(false);
   }
 
