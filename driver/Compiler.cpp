@@ -26,6 +26,8 @@ struct Compilation::Impl {
     mlir::DialectRegistry registry;
     mlir::arvr::registerPipelineDialects(registry);
     context.appendDialectRegistry(registry);
+    // Users see their .arvr line, not the IR of the failing op.
+    context.printOpOnDiagnostic(false);
   }
 
   llvm::SourceMgr sourceMgr;
@@ -113,6 +115,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (options.target == Target::Cuda) {
     mlir::arvr::CudaPipelineOptions cuda;
     cuda.chip = options.chip;
+    cuda.cudaPath = options.cudaPath ? *options.cudaPath
+                                     : mlir::arvr::findCudaToolkit();
     mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter);
   } else {
     mlir::arvr::buildCpuPipeline(pm, stopAfter);

@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace arvrc {
@@ -29,6 +30,9 @@ struct CompileOptions {
   std::string chip = "sm_90";
   bool printIRAfterAll = false;
   bool timing = false;
+  /// The CUDA toolkit to link libdevice from; unset: found as
+  /// mlir::arvr::findCudaToolkit() does, "" for none.
+  std::optional<std::string> cudaPath;
 };
 
 class Compilation {

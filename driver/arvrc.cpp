@@ -82,6 +82,19 @@ const arvr::KernelDecl *selectKernel(const arvr::ModuleAST &ast,
   return nullptr;
 }
 
+/// `--cuda-path DIR`: DIR if it holds libdevice (else no toolkit at all);
+/// without the option, the toolkit is looked for in the usual places.
+std::optional<std::string>
+usableCudaPath(const std::optional<std::string> &given) {
+  if (!given)
+    return std::nullopt;
+  if (llvm::sys::fs::is_directory(*given + "/nvvm/libdevice"))
+    return *given;
+  llvm::errs() << "note: --cuda-path " << *given
+               << " has no nvvm/libdevice; compiling without libdevice\n";
+  return std::string();
+}
+
 //===----------------------------------------------------------------------===//
 // arvrc build
 //===----------------------------------------------------------------------===//
@@ -96,6 +109,7 @@ struct BuildArgs {
   bool timing = false;
   bool locations = false;
   std::string kernel;
+  std::optional<std::string> cudaPath;
 };
 
 int runBuild(const BuildArgs &args) {
@@ -109,6 +123,7 @@ int runBuild(const BuildArgs &args) {
   options.chip = args.chip;
   options.printIRAfterAll = args.printIRAfterAll;
   options.timing = args.timing;
+  options.cudaPath = usableCudaPath(args.cudaPath);
   if (emit == Emit::Ptx && options.target == Target::Cpu)
     return fail("--emit=ptx needs --target cuda");
 
@@ -162,6 +177,7 @@ struct RunArgs {
   std::string target = "auto";
   std::string kernel;
   std::string chip = "sm_90";
+  std::optional<std::string> cudaPath;
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -359,6 +375,7 @@ int runRun(const RunArgs &args) {
   CompileOptions options;
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
+  options.cudaPath = usableCudaPath(args.cudaPath);
   if (!compilation.lower(options, options.target == Target::Cuda ? Emit::Ptx
                                                                  : Emit::Llvm))
     return kExitError;
@@ -497,6 +514,9 @@ int main(int argc, char **argv) {
   buildCmd
       ->add_option("--chip", build.chip, "GPU architecture (default sm_90)")
       ->check(kChipValidator);
+  buildCmd->add_option("--cuda-path", build.cudaPath,
+                       "CUDA toolkit for libdevice (exp, sin, ... on the "
+                       "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
@@ -525,6 +545,8 @@ int main(int argc, char **argv) {
       ->add_option("--target", run.target,
                    "auto (GPU if there is one, the default), cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  runCmd->add_option("--cuda-path", run.cudaPath,
+                     "CUDA toolkit for libdevice (exp, sin, ... on the GPU)");
   runCmd->add_option("--kernel", run.kernel,
                      "Kernel to run, when the file has several");
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")

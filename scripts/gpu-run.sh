@@ -18,9 +18,6 @@ root="$work/arvrc"
     --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
   echo "compute-sanitizer: $(command -v compute-sanitizer || echo none)"
 } | tee "$out/machine.txt"
-# Without CUDA_HOME, MLIR's NVVM target finds no libdevice: the PTX must
-# not need it.
-unset CUDA_HOME CUDA_PATH
 "$root/scripts/gpu-tests.sh" "$root/bin/arvrc" "$root" "$work/out" 2>&1 | tee "$out/gpu-tests.log"
 status=${PIPESTATUS[0]}
 # Keep one pair of outputs to look at.

@@ -130,3 +130,40 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
     return IntegerAttr::get(IndexType::get(getContext()), type.getChannels());
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// AccessOp, SampleOp
+//===----------------------------------------------------------------------===//
+
+/// `padding` is present exactly for the constant boundary, with the type of
+/// an element of `image`.
+static LogicalResult verifyBoundary(Operation *op, ImageType image,
+                                    Boundary boundary,
+                                    std::optional<TypedAttr> padding) {
+  if (boundary == Boundary::constant) {
+    if (!padding)
+      return op->emitOpError("with a constant boundary needs a padding value");
+    if (padding->getType() != image.getScalarType())
+      return op->emitOpError("padding has type ")
+             << padding->getType() << ", but the image's elements are "
+             << image.getScalarType();
+    return success();
+  }
+  if (padding)
+    return op->emitOpError("has a padding value, but its boundary is '")
+           << stringifyBoundary(boundary) << "'";
+  return success();
+}
+
+LogicalResult AccessOp::verify() {
+  return verifyBoundary(*this, getImage().getType(), getBoundary(),
+                        getPadding());
+}
+
+LogicalResult SampleOp::verify() {
+  if (getBoundary() == Boundary::in_bounds)
+    return emitOpError("cannot be 'in_bounds': a sample may reach outside "
+                       "the image");
+  return verifyBoundary(*this, getImage().getType(), getBoundary(),
+                        getPadding());
+}

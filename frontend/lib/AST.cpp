@@ -33,6 +33,31 @@ std::optional<ScalarType> arvr::parseScalarTypeName(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
+llvm::StringRef arvr::getBoundaryModeName(BoundaryMode mode) {
+  switch (mode) {
+  case BoundaryMode::None:
+    return "";
+  case BoundaryMode::Clamp:
+    return "clamp";
+  case BoundaryMode::Mirror:
+    return "mirror";
+  case BoundaryMode::Wrap:
+    return "wrap";
+  case BoundaryMode::Constant:
+    return "constant";
+  }
+  llvm_unreachable("unknown boundary mode");
+}
+
+std::optional<BoundaryMode> arvr::parseBoundaryModeName(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<BoundaryMode>>(name)
+      .Case("clamp", BoundaryMode::Clamp)
+      .Case("mirror", BoundaryMode::Mirror)
+      .Case("wrap", BoundaryMode::Wrap)
+      .Case("constant", BoundaryMode::Constant)
+      .Default(std::nullopt);
+}
+
 std::string TypeSpec::str() const {
   if (!isImage)
     return getScalarTypeName(scalar).str();
@@ -99,12 +124,24 @@ private:
     ++depth;
     for (const Param &param : kernel.params) {
       line(param.nameRange.Start);
-      os << "Param '" << param.name << "' : " << param.type.str() << "\n";
+      os << "Param '" << param.name << "' : " << param.type.str();
+      if (param.type.boundary != BoundaryMode::None)
+        os << " " << getBoundaryModeName(param.type.boundary);
+      if (param.type.boundary == BoundaryMode::Constant)
+        os << "(" << param.type.padding << ")";
+      os << "\n";
       if (param.defaultValue) {
         ++depth;
         print(*param.defaultValue);
         --depth;
       }
+    }
+    for (const Binding &constant : kernel.consts) {
+      line(constant.nameRange.Start);
+      os << "Const '" << constant.name << "'\n";
+      ++depth;
+      print(*constant.value);
+      --depth;
     }
     for (const FuncDef &func : kernel.funcs) {
       line(func.nameRange.Start);
@@ -113,6 +150,13 @@ private:
                             [&](const auto &var) { os << var.first; });
       os << ")\n";
       ++depth;
+      for (const Binding &let : func.lets) {
+        line(let.nameRange.Start);
+        os << "Let '" << let.name << "'\n";
+        ++depth;
+        print(*let.value);
+        --depth;
+      }
       print(*func.body);
       --depth;
     }
@@ -147,7 +191,14 @@ private:
       os << "Call '" << e->callee;
       if (!e->method.empty())
         os << "." << e->method;
-      os << "' : " << type << "\n";
+      os << "' : " << type;
+      if (e->builtin == CallExpr::Builtin::ReadImage ||
+          e->builtin == CallExpr::Builtin::Sample)
+        os << " boundary "
+           << (e->boundary == BoundaryMode::None
+                   ? llvm::StringRef("in_bounds")
+                   : getBoundaryModeName(e->boundary));
+      os << "\n";
       ++depth;
       for (const ExprPtr &arg : e->args)
         print(*arg);

@@ -26,6 +26,12 @@ llvm::StringRef arvr::getTokenKindName(TokenKind kind) {
     return "'kernel'";
   case TokenKind::kw_func:
     return "'func'";
+  case TokenKind::kw_const:
+    return "'const'";
+  case TokenKind::kw_let:
+    return "'let'";
+  case TokenKind::kw_return:
+    return "'return'";
   case TokenKind::kw_true:
     return "'true'";
   case TokenKind::kw_false:
@@ -214,6 +220,9 @@ Token Lexer::lexIdentifier(const char *start) {
   TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
                        .Case("kernel", TokenKind::kw_kernel)
                        .Case("func", TokenKind::kw_func)
+                       .Case("const", TokenKind::kw_const)
+                       .Case("let", TokenKind::kw_let)
+                       .Case("return", TokenKind::kw_return)
                        .Case("true", TokenKind::kw_true)
                        .Case("false", TokenKind::kw_false)
                        .Default(TokenKind::identifier);

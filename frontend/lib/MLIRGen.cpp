@@ -21,6 +21,7 @@
 
 using namespace mlir;
 using ::arvr::BinaryExpr;
+using ::arvr::BoundaryMode;
 using ::arvr::BoolLitExpr;
 using ::arvr::CallExpr;
 using ::arvr::Expr;
@@ -42,6 +43,7 @@ using mlir::arvr::DimOp;
 using mlir::arvr::ImageType;
 using mlir::arvr::KernelOp;
 using mlir::arvr::ReturnOp;
+using mlir::arvr::SampleOp;
 using mlir::arvr::StageOp;
 using mlir::arvr::YieldOp;
 namespace arvrDim = mlir::arvr;
@@ -232,6 +234,9 @@ private:
       coordinates.assign(body->getArguments().begin(),
                          body->getArguments().end());
       coordinatesI32.assign(3, Value());
+      lets.clear();
+      for (const ::arvr::Binding &let : out->lets)
+        lets.push_back(genExpr(*let.value));
       Value value = genExpr(*out->body);
       YieldOp::create(builder, loc(out->body->getLoc()), value);
     }
@@ -280,6 +285,10 @@ private:
   Value genVar(const VarExpr &var) {
     if (var.binding == VarExpr::Binding::Param)
       return params[var.index];
+    if (var.binding == VarExpr::Binding::Let)
+      return lets[var.index];
+    if (var.binding == VarExpr::Binding::Const)
+      return genExpr(*currentKernel->consts[var.index].value);
     // A coordinate: cast its index to i32 once, at the top of the stage.
     Value &cached = coordinatesI32[var.index];
     if (!cached) {
@@ -409,6 +418,8 @@ private:
     using Builtin = CallExpr::Builtin;
     if (call.builtin == Builtin::ReadImage)
       return genImageRead(call, l);
+    if (call.builtin == Builtin::Sample)
+      return genSample(call, l);
 
     SmallVector<Value, 3> args;
     for (const ExprPtr &arg : call.args)
@@ -450,8 +461,47 @@ private:
         return max(args[0], args[1]);
       return min(max(args[0], args[1]), args[2]);
     }
+    case Builtin::Select: {
+      Value a = args[1], b = args[2];
+      if (call.type != ScalarType::Bool) {
+        a = convert(a, call.args[1]->type, call.type, l);
+        b = convert(b, call.args[2]->type, call.type, l);
+      }
+      return arith::SelectOp::create(builder, l, args[0], a, b);
+    }
+    case Builtin::Sqrt:
+      return math::SqrtOp::create(builder, l, args[0]);
+    case Builtin::Exp:
+      return math::ExpOp::create(builder, l, args[0]);
+    case Builtin::Log:
+      return math::LogOp::create(builder, l, args[0]);
+    case Builtin::Pow:
+      return math::PowFOp::create(builder, l, args[0], args[1]);
+    case Builtin::Sin:
+      return math::SinOp::create(builder, l, args[0]);
+    case Builtin::Cos:
+      return math::CosOp::create(builder, l, args[0]);
+    case Builtin::Tan:
+      return math::TanOp::create(builder, l, args[0]);
+    case Builtin::Atan2:
+      return math::Atan2Op::create(builder, l, args[0], args[1]);
+    case Builtin::Floor:
+      return math::FloorOp::create(builder, l, args[0]);
+    case Builtin::Ceil:
+      return math::CeilOp::create(builder, l, args[0]);
+    case Builtin::Round:
+      return math::RoundEvenOp::create(builder, l, args[0]);
+    case Builtin::Lerp: {
+      // a (1 - t) + b t
+      Value oneMinusT =
+          arith::SubFOp::create(builder, l, constF32(l, 1.0), args[2]);
+      return arith::AddFOp::create(
+          builder, l, arith::MulFOp::create(builder, l, args[0], oneMinusT),
+          arith::MulFOp::create(builder, l, args[1], args[2]));
+    }
     case Builtin::Unresolved:
     case Builtin::ReadImage:
+    case Builtin::Sample:
       break;
     }
     llvm_unreachable("unresolved call reached MLIRGen");
@@ -474,6 +524,34 @@ private:
     return arith::TruncIOp::create(builder, l, builder.getI8Type(), clamped);
   }
 
+  /// The arvr boundary of a read of parameter `image` in `mode`, and the
+  /// padding value for the constant mode (the image's declared constant,
+  /// else 0).
+  std::pair<Boundary, TypedAttr> getBoundary(unsigned image,
+                                             BoundaryMode mode) {
+    switch (mode) {
+    case BoundaryMode::None:
+      return {Boundary::in_bounds, {}};
+    case BoundaryMode::Clamp:
+      return {Boundary::clamp, {}};
+    case BoundaryMode::Mirror:
+      return {Boundary::mirror, {}};
+    case BoundaryMode::Wrap:
+      return {Boundary::wrap, {}};
+    case BoundaryMode::Constant: {
+      const TypeSpec &type = currentKernel->params[image].type;
+      double value =
+          type.boundary == BoundaryMode::Constant ? type.padding : 0.0;
+      Type scalar = getScalarType(type.scalar);
+      if (scalar.isF32())
+        return {Boundary::constant, builder.getF32FloatAttr(value)};
+      return {Boundary::constant,
+              builder.getIntegerAttr(scalar, static_cast<int64_t>(value))};
+    }
+    }
+    llvm_unreachable("unknown boundary mode");
+  }
+
   Value genImageRead(const CallExpr &call, Location l) {
     SmallVector<Value, 3> indices;
     for (const ExprPtr &arg : call.args) {
@@ -483,9 +561,29 @@ private:
     }
     if (indices.size() == 2)
       indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
-    return AccessOp::create(
-        builder, l, params[call.imageParam], indices[0], indices[1], indices[2],
-        call.clampToEdge ? Boundary::clamp : Boundary::in_bounds);
+    auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
+    return AccessOp::create(builder, l, params[call.imageParam], indices[0],
+                            indices[1], indices[2], boundary, padding);
+  }
+
+  /// sample(img, u, v[, c], mode): the image's boundary applies.
+  Value genSample(const CallExpr &call, Location l) {
+    Value u = genExpr(*call.args[1]);
+    Value v = genExpr(*call.args[2]);
+    Value c;
+    if (call.args.size() == 5) {
+      const Expr &channel = *call.args[3];
+      c = arith::IndexCastOp::create(builder, l, builder.getIndexType(),
+                                     toI32(genExpr(channel), channel.type, l));
+    } else {
+      c = arith::ConstantIndexOp::create(builder, l, 0);
+    }
+    auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
+    return SampleOp::create(
+        builder, l, builder.getF32Type(), params[call.imageParam], u, v, c,
+        call.bilinear ? mlir::arvr::Interpolation::bilinear
+                      : mlir::arvr::Interpolation::nearest,
+        boundary, padding);
   }
 
   OpBuilder builder;
@@ -494,6 +592,7 @@ private:
   Block::BlockArgListType params;
   SmallVector<Value, 3> coordinates;
   SmallVector<Value, 3> coordinatesI32;
+  SmallVector<Value> lets; ///< The values of `out`'s lets, in order.
 };
 
 } // namespace

@@ -69,7 +69,7 @@ ModuleAST Parser::parseModule() {
 }
 
 /// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' type
-///           '{' func* '}'
+///           '{' ('const' binding | func)* '}'
 bool Parser::parseKernel(KernelDecl &kernel) {
   consume(); // 'kernel'
   kernel.nameRange = tok.getRange();
@@ -106,8 +106,17 @@ bool Parser::parseKernel(KernelDecl &kernel) {
     return false;
   while (!tok.is(TokenKind::r_brace) && !tok.is(TokenKind::eof) &&
          !tok.is(TokenKind::kw_kernel)) {
+    if (tok.is(TokenKind::kw_const)) {
+      consume();
+      Binding constant;
+      if (parseBinding(constant, "a constant name"))
+        kernel.consts.push_back(std::move(constant));
+      else
+        ok = false;
+      continue;
+    }
     if (!tok.is(TokenKind::kw_func)) {
-      errorExpected("'func' or '}'");
+      errorExpected("'func', 'const' or '}'");
       consume();
       skipUntil(TokenKind::semicolon);
       ok = false;
@@ -144,7 +153,9 @@ bool Parser::parseParam(Param &param) {
   return true;
 }
 
-/// type := scalar-type | 'image' '<' scalar-type (',' integer)? '>'
+/// type := scalar-type
+///         | 'image' '<' scalar-type (',' integer)? '>' boundary?
+/// boundary := 'clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number ')')?
 bool Parser::parseType(TypeSpec &type) {
   llvm::SMLoc start = tok.getLoc();
   if (!tok.is(TokenKind::identifier)) {
@@ -183,6 +194,34 @@ bool Parser::parseType(TypeSpec &type) {
     }
     if (!expect(TokenKind::greater, "'>' to end the image type"))
       return false;
+    // An optional boundary mode: `mirror`, `constant(0)`, ...
+    if (tok.is(TokenKind::identifier)) {
+      std::optional<BoundaryMode> mode = parseBoundaryModeName(tok.spelling);
+      if (!mode) {
+        diags.error(tok.getLoc(),
+                    "unknown boundary mode '" + tok.spelling +
+                        "'; expected clamp, mirror, wrap or constant(v)",
+                    tok.getRange());
+        return false;
+      }
+      type.boundary = *mode;
+      llvm::SMLoc modeStart = tok.getLoc();
+      consume();
+      if (*mode == BoundaryMode::Constant &&
+          consumeIf(TokenKind::l_paren)) {
+        bool negative = consumeIf(TokenKind::minus);
+        if (!tok.is(TokenKind::integer) && !tok.is(TokenKind::number)) {
+          errorExpected("the constant's value, a number");
+          return false;
+        }
+        std::string text = tok.spelling.str();
+        type.padding = (negative ? -1 : 1) * std::strtod(text.c_str(), nullptr);
+        consume();
+        if (!expect(TokenKind::r_paren, "')' after the constant's value"))
+          return false;
+      }
+      type.boundaryRange = {modeStart, previous.getEndLoc()};
+    }
   } else {
     std::optional<ScalarType> scalar = parseScalarTypeName(tok.spelling);
     if (!scalar) {
@@ -199,7 +238,8 @@ bool Parser::parseType(TypeSpec &type) {
   return true;
 }
 
-/// func := 'func' identifier '(' identifier (',' identifier)* ')' '=' expr ';'
+/// func := 'func' identifier '(' identifier (',' identifier)* ')'
+///         ('=' expr ';' | func-block)
 bool Parser::parseFunc(FuncDef &func) {
   consume(); // 'func'
   func.nameRange = tok.getRange();
@@ -222,7 +262,10 @@ bool Parser::parseFunc(FuncDef &func) {
       consume();
     } while (consumeIf(TokenKind::comma));
     ok = ok && expect(TokenKind::r_paren, "')' or ',' in the coordinates");
-    ok = ok && expect(TokenKind::equal, "'=' and the function's definition");
+    if (ok && consumeIf(TokenKind::l_brace))
+      return parseFuncBlock(func);
+    ok = ok && expect(TokenKind::equal,
+                      "'=' or '{' and the function's definition");
     if (ok) {
       func.body = parseExpr();
       ok = func.body != nullptr;
@@ -234,6 +277,51 @@ bool Parser::parseFunc(FuncDef &func) {
   if (!ok)
     skipUntil(TokenKind::semicolon);
   return ok;
+}
+
+/// func-block := '{' ('let' binding)* 'return' expr ';' '}'
+bool Parser::parseFuncBlock(FuncDef &func) {
+  while (consumeIf(TokenKind::kw_let)) {
+    Binding let;
+    if (!parseBinding(let, "a name after 'let'")) {
+      skipUntil(TokenKind::r_brace);
+      return false;
+    }
+    func.lets.push_back(std::move(let));
+  }
+  if (!expect(TokenKind::kw_return, "'let' or 'return'")) {
+    skipUntil(TokenKind::r_brace);
+    return false;
+  }
+  func.body = parseExpr();
+  if (!func.body || !expect(TokenKind::semicolon, "';' after the return") ||
+      !expect(TokenKind::r_brace, "'}' to end the function")) {
+    skipUntil(TokenKind::r_brace);
+    return false;
+  }
+  return true;
+}
+
+/// binding := identifier '=' expr ';'
+bool Parser::parseBinding(Binding &binding, llvm::StringRef what) {
+  binding.nameRange = tok.getRange();
+  if (!tok.is(TokenKind::identifier)) {
+    errorExpected(what);
+    skipUntil(TokenKind::semicolon);
+    return false;
+  }
+  binding.name = tok.spelling.str();
+  consume();
+  if (!expect(TokenKind::equal, "'=' and a value")) {
+    skipUntil(TokenKind::semicolon);
+    return false;
+  }
+  binding.value = parseExpr();
+  if (!binding.value || !expect(TokenKind::semicolon, "';' after the value")) {
+    skipUntil(TokenKind::semicolon);
+    return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,12 +5,21 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 using namespace arvr;
 
 namespace {
+
+/// A number as written in source: 300, 0.5, -1.25.
+std::string formatNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
+}
 
 /// The name of the function a kernel computes as its output.
 constexpr llvm::StringLiteral kOutputFunc = "out";
@@ -23,6 +32,7 @@ public:
   void check() {
     checkParams();
     checkOutput();
+    checkConsts();
     checkFuncs();
   }
 
@@ -55,6 +65,8 @@ private:
           diags.error(param.type.range.Start,
                       "images of 'bool' are not supported; use u8",
                       param.type.range);
+        if (param.type.boundary == BoundaryMode::Constant)
+          checkPadding(param.type);
         if (param.defaultValue)
           diags.error(param.defaultValue->getLoc(),
                       "image parameter '" + param.name +
@@ -110,8 +122,70 @@ private:
       makeFloat(*param.defaultValue);
   }
 
+  /// The value outside a constant-boundary image must be one of its
+  /// elements.
+  void checkPadding(const TypeSpec &type) {
+    double v = type.padding;
+    bool ok = true;
+    switch (type.scalar) {
+    case ScalarType::U8:
+      ok = v >= 0 && v <= 255 && v == std::floor(v);
+      break;
+    case ScalarType::U16:
+      ok = v >= 0 && v <= 65535 && v == std::floor(v);
+      break;
+    case ScalarType::I32:
+      ok = v >= INT32_MIN && v <= INT32_MAX && v == std::floor(v);
+      break;
+    default:
+      ok = std::isfinite(v);
+    }
+    if (!ok)
+      diags.error(type.boundaryRange.Start,
+                  "the constant " + formatNumber(v) + " is not a " +
+                      getScalarTypeName(type.scalar) + " value",
+                  type.boundaryRange);
+  }
+
+  /// `const name = literal;`: typed like the literal.
+  void checkConsts() {
+    for (auto [index, constant] : llvm::enumerate(kernel.consts)) {
+      if (const Param *param = findParam(constant.name)) {
+        diags.error(constant.nameRange.Start,
+                    "constant '" + constant.name +
+                        "' has the name of a parameter",
+                    constant.nameRange);
+        diags.note(param->nameRange.Start, "the parameter is declared here");
+      }
+      for (size_t j = 0; j < index; ++j)
+        if (kernel.consts[j].name == constant.name) {
+          diags.error(constant.nameRange.Start,
+                      "constant '" + constant.name + "' is defined twice",
+                      constant.nameRange);
+          diags.note(kernel.consts[j].nameRange.Start, "first defined here");
+        }
+      const Expr *value = constant.value.get();
+      if (auto *unary = llvm::dyn_cast<UnaryExpr>(value);
+          unary && unary->op == UnaryExpr::Op::Neg)
+        value = unary->operand.get();
+      if (!llvm::isa<IntLitExpr, FloatLitExpr, BoolLitExpr>(value)) {
+        diags.error(constant.value->getLoc(),
+                    "the value of constant '" + constant.name +
+                        "' must be a literal",
+                    constant.value->getRange());
+        continue;
+      }
+      checkExpr(*constant.value, /*func=*/nullptr);
+    }
+  }
+
   void checkOutput() {
     const TypeSpec &output = kernel.output;
+    if (output.boundary != BoundaryMode::None)
+      diags.error(output.boundaryRange.Start,
+                  "a boundary mode belongs to an input image, not to the "
+                  "output",
+                  output.boundaryRange);
     if (!output.isImage)
       diags.error(output.range.Start,
                   "a kernel's output must be an image, not '" + output.str() +
@@ -171,7 +245,29 @@ private:
                         "'",
                     range);
     }
-    if (!checkExpr(*func.body, &func))
+    bool letsOk = true;
+    for (visibleLets = 0; visibleLets < func.lets.size(); ++visibleLets) {
+      Binding &let = func.lets[visibleLets];
+      llvm::SMRange earlier;
+      if (seen.count(let.name))
+        earlier = seen.lookup(let.name);
+      for (size_t j = 0; j < visibleLets; ++j)
+        if (func.lets[j].name == let.name)
+          earlier = func.lets[j].nameRange;
+      if (earlier.isValid()) {
+        diags.error(let.nameRange.Start,
+                    "'" + let.name + "' is already defined in 'out'",
+                    let.nameRange);
+        diags.note(earlier.Start, "first defined here");
+      } else if (findParam(let.name) || findConst(let.name)) {
+        diags.error(let.nameRange.Start,
+                    "'let " + let.name + "' hides the kernel's '" + let.name +
+                        "'",
+                    let.nameRange);
+      }
+      letsOk = checkExpr(*let.value, &func) && letsOk;
+    }
+    if (!checkExpr(*func.body, &func) || !letsOk)
       return;
     if (!kernel.output.isImage)
       return;
@@ -213,8 +309,22 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases({"u8_sat", "min", "max", "clamp", "abs", "image"}, true)
+        .Cases({"u8_sat", "min", "max", "clamp", "abs", "image", "select",
+                "sqrt", "exp", "log", "pow", "sin", "cos", "tan", "atan2",
+                "floor", "ceil", "round", "lerp", "sample", "bilinear",
+                "nearest"},
+               true)
         .Default(false);
+  }
+
+  const Binding *findConst(llvm::StringRef name, unsigned *index = nullptr) {
+    for (auto [i, constant] : llvm::enumerate(kernel.consts))
+      if (constant.name == name) {
+        if (index)
+          *index = i;
+        return &constant;
+      }
+    return nullptr;
   }
 
   const Param *findParam(llvm::StringRef name, unsigned *index = nullptr) {
@@ -289,7 +399,21 @@ private:
           var.type = ScalarType::I32;
           return true;
         }
+    if (func)
+      for (size_t i = std::min<size_t>(visibleLets, func->lets.size()); i-- > 0;)
+        if (func->lets[i].name == var.name) {
+          var.binding = VarExpr::Binding::Let;
+          var.index = i;
+          var.type = func->lets[i].value->type;
+          return true;
+        }
     unsigned index = 0;
+    if (findConst(var.name, &index)) {
+      var.binding = VarExpr::Binding::Const;
+      var.index = index;
+      var.type = kernel.consts[index].value->type;
+      return true;
+    }
     if (const Param *param = findParam(var.name, &index)) {
       if (param->type.isImage) {
         diags.error(var.getLoc(),
@@ -435,6 +559,8 @@ private:
       return false;
     }
     using Builtin = CallExpr::Builtin;
+    if (call.callee == "sample")
+      return checkSample(call, func);
     call.builtin = llvm::StringSwitch<Builtin>(call.callee)
                        .Case("f32", Builtin::CastF32)
                        .Case("i32", Builtin::CastI32)
@@ -444,6 +570,19 @@ private:
                        .Case("max", Builtin::Max)
                        .Case("clamp", Builtin::Clamp)
                        .Case("abs", Builtin::Abs)
+                       .Case("select", Builtin::Select)
+                       .Case("sqrt", Builtin::Sqrt)
+                       .Case("exp", Builtin::Exp)
+                       .Case("log", Builtin::Log)
+                       .Case("pow", Builtin::Pow)
+                       .Case("sin", Builtin::Sin)
+                       .Case("cos", Builtin::Cos)
+                       .Case("tan", Builtin::Tan)
+                       .Case("atan2", Builtin::Atan2)
+                       .Case("floor", Builtin::Floor)
+                       .Case("ceil", Builtin::Ceil)
+                       .Case("round", Builtin::Round)
+                       .Case("lerp", Builtin::Lerp)
                        .Default(Builtin::Unresolved);
     if (call.builtin == Builtin::Unresolved) {
       diags.error(call.calleeRange.Start,
@@ -502,30 +641,169 @@ private:
       call.type = *common;
       return true;
     }
+    case Builtin::Select: {
+      if (!checkArgCount(call, 3))
+        return false;
+      Expr &cond = *call.args[0];
+      if (cond.type != ScalarType::Bool) {
+        diags.error(cond.getLoc(),
+                    "the condition of 'select' must be bool, but is " +
+                        getScalarTypeName(cond.type),
+                    cond.getRange());
+        return false;
+      }
+      Expr &a = *call.args[1], &b = *call.args[2];
+      if (a.type == ScalarType::Bool && b.type == ScalarType::Bool) {
+        call.type = ScalarType::Bool;
+        return true;
+      }
+      std::optional<ScalarType> common =
+          unifyNumeric(a, b, "'select'", b.getLoc(), call.getRange());
+      if (!common)
+        return false;
+      call.type = *common;
+      return true;
+    }
+    case Builtin::Sqrt:
+    case Builtin::Exp:
+    case Builtin::Log:
+    case Builtin::Sin:
+    case Builtin::Cos:
+    case Builtin::Tan:
+    case Builtin::Floor:
+    case Builtin::Ceil:
+    case Builtin::Round:
+      return checkFloatArgs(call, 1);
+    case Builtin::Pow:
+    case Builtin::Atan2:
+      return checkFloatArgs(call, 2);
+    case Builtin::Lerp:
+      return checkFloatArgs(call, 3);
     case Builtin::Unresolved:
     case Builtin::ReadImage:
+    case Builtin::Sample:
       break;
     }
     llvm_unreachable("unhandled builtin");
   }
 
-  /// `img(x, y, c)` must be provably inside the image; `img.clamp(...)`
-  /// may go anywhere.
+  /// Maths on f32: `count` f32 arguments (integer literals adapt).
+  bool checkFloatArgs(CallExpr &call, size_t count) {
+    if (!checkArgCount(call, count))
+      return false;
+    for (ExprPtr &arg : call.args) {
+      if (isIntLiteral(*arg))
+        makeFloat(*arg);
+      if (arg->type != ScalarType::F32) {
+        diags.error(arg->getLoc(),
+                    "'" + call.callee + "' takes f32 arguments, but this one "
+                    "is " + getScalarTypeName(arg->type),
+                    arg->getRange());
+        diags.note(arg->getLoc(), "convert it with f32(...)");
+        return false;
+      }
+    }
+    call.type = ScalarType::F32;
+    return true;
+  }
+
+  /// `sample(img, u, v, c, bilinear|nearest)`; `c` may be left out for a
+  /// one-channel image. The image's declared boundary mode applies.
+  bool checkSample(CallExpr &call, const FuncDef *func) {
+    call.builtin = CallExpr::Builtin::Sample;
+    if (call.args.size() < 4 || call.args.size() > 5) {
+      diags.error(call.getLoc(),
+                  "'sample' takes (image, u, v, c, bilinear|nearest), but " +
+                      llvm::Twine(call.args.size()) + " argument" +
+                      (call.args.size() == 1 ? " was" : "s were") + " given",
+                  call.getRange());
+      return false;
+    }
+    auto *imageName = llvm::dyn_cast<VarExpr>(call.args.front().get());
+    unsigned paramIndex = 0;
+    const Param *image =
+        imageName ? findParam(imageName->name, &paramIndex) : nullptr;
+    if (!image || !image->type.isImage) {
+      diags.error(call.args.front()->getLoc(),
+                  "the first argument of 'sample' must be an image parameter",
+                  call.args.front()->getRange());
+      return false;
+    }
+    call.imageParam = paramIndex;
+    if (call.args.size() == 4 && image->type.channels != 1) {
+      diags.error(call.getLoc(),
+                  "'sample' of '" + image->name +
+                      "' needs a channel: (image, u, v, c, mode)",
+                  call.getRange());
+      return false;
+    }
+    auto *mode = llvm::dyn_cast<VarExpr>(call.args.back().get());
+    if (!mode || (mode->name != "bilinear" && mode->name != "nearest")) {
+      diags.error(call.args.back()->getLoc(),
+                  "the last argument of 'sample' is 'bilinear' or 'nearest'",
+                  call.args.back()->getRange());
+      return false;
+    }
+    call.bilinear = mode->name == "bilinear";
+    bool ok = true;
+    for (size_t i = 1; i + 1 < call.args.size(); ++i) {
+      Expr &arg = *call.args[i];
+      if (!checkExpr(arg, func)) {
+        ok = false;
+        continue;
+      }
+      bool isChannel = i == 3;
+      if (!isChannel && isIntLiteral(arg))
+        makeFloat(arg);
+      bool good = isChannel ? isIntegerType(arg.type)
+                            : arg.type == ScalarType::F32;
+      if (!good) {
+        diags.error(arg.getLoc(),
+                    llvm::Twine(isChannel ? "the channel of 'sample' is an "
+                                            "integer"
+                                          : "'sample' coordinates are f32") +
+                        ", but this one is " + getScalarTypeName(arg.type),
+                    arg.getRange());
+        ok = false;
+      }
+    }
+    if (!ok)
+      return false;
+    call.boundary = image->type.boundary;
+    if (call.boundary == BoundaryMode::None) {
+      diags.error(call.getLoc(),
+                  "'sample' may read outside '" + image->name +
+                      "', which has no boundary mode",
+                  call.getRange());
+      diags.note(image->type.range.Start,
+                 "declare one here, e.g. '" + image->type.str() +
+                     " constant(0)' or '" + image->type.str() + " clamp'");
+      return false;
+    }
+    call.type = ScalarType::F32;
+    return true;
+  }
+
+  /// `img(x, y, c)` must be provably inside the image unless the image
+  /// declares a boundary mode; `img.clamp(...)`, `img.mirror(...)`,
+  /// `img.wrap(...)` and `img.constant(...)` may go anywhere.
   bool checkImageRead(CallExpr &call, unsigned paramIndex,
                       const FuncDef *func) {
     const Param &image = kernel.params[paramIndex];
     call.builtin = CallExpr::Builtin::ReadImage;
     call.imageParam = paramIndex;
+    // The boundary: the access's own (`img.mirror(...)`), else the image's.
+    call.boundary = image.type.boundary;
     if (!call.method.empty()) {
-      if (call.method != "clamp") {
+      std::optional<BoundaryMode> mode = parseBoundaryModeName(call.method);
+      if (!mode) {
         diags.error(call.getLoc(),
                     "unknown boundary mode '" + call.method +
-                        "'; this version of arvrc supports '" + call.callee +
-                        ".clamp(...)'",
+                        "'; expected clamp, mirror, wrap or constant",
                     call.getRange());
         return false;
       }
-      call.clampToEdge = true;
+      call.boundary = *mode;
     }
     bool oneChannel = image.type.channels == 1;
     if (call.args.size() != 3 && !(oneChannel && call.args.size() == 2)) {
@@ -554,7 +832,7 @@ private:
     if (!ok)
       return false;
     call.type = image.type.scalar;
-    if (call.clampToEdge)
+    if (call.boundary != BoundaryMode::None)
       return true;
 
     // Without a boundary mode the read must stay inside the image: the
@@ -580,7 +858,8 @@ private:
                     arg->getRange());
         diags.note(call.calleeRange.Start,
                    "give it a boundary mode, e.g. '" + image.name +
-                       ".clamp(...)' to repeat the edge");
+                       ".clamp(...)' to repeat the edge, or declare one on "
+                       "the parameter");
         return false;
       }
     }
@@ -612,6 +891,8 @@ private:
 
   KernelDecl &kernel;
   DiagnosticEngine &diags;
+  /// While checking `out`: how many of its lets are in scope.
+  size_t visibleLets = 0;
 };
 
 } // namespace

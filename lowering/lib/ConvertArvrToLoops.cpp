@@ -155,6 +155,83 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
 // Accesses and sizes
 //===----------------------------------------------------------------------===//
 
+/// The index that coordinate `index` of a dimension of `size` elements
+/// reads under `boundary` (clamp, mirror or wrap): always in [0, size).
+static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
+                        Boundary boundary) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto wrapInto = [&](Value period) {
+    // index mod period, in [0, period).
+    Value rem = arith::RemSIOp::create(b, loc, index, period);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+    Value lifted = arith::AddIOp::create(b, loc, rem, period);
+    return arith::SelectOp::create(b, loc, negative, lifted, rem).getResult();
+  };
+  switch (boundary) {
+  case Boundary::clamp: {
+    Value last = arith::SubIOp::create(b, loc, size, one);
+    Value below = arith::MinSIOp::create(b, loc, index, last);
+    return arith::MaxSIOp::create(b, loc, below, zero);
+  }
+  case Boundary::wrap:
+    return wrapInto(size);
+  case Boundary::mirror: {
+    // Reflect-101 repeats with period 2 * size - 2 (1 for a single element):
+    // fold into [0, period), then reflect the upper half.
+    Value two = arith::ConstantIndexOp::create(b, loc, 2);
+    Value period = arith::SubIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, size, two), two);
+    period = arith::MaxSIOp::create(b, loc, period, one);
+    Value folded = wrapInto(period);
+    Value upper =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, folded, size);
+    Value reflected = arith::SubIOp::create(b, loc, period, folded);
+    return arith::SelectOp::create(b, loc, upper, reflected, folded);
+  }
+  case Boundary::in_bounds:
+  case Boundary::constant:
+    break;
+  }
+  llvm_unreachable("boundary without index remapping");
+}
+
+/// Loads element (x, y, c) of `image` (a memref<H x W x C>) under
+/// `boundary`; `padding` is the value outside for the constant boundary.
+static Value loadWithBoundary(OpBuilder &b, Location loc, Value image,
+                              Value x, Value y, Value c, Boundary boundary,
+                              std::optional<TypedAttr> padding) {
+  // memref order: (y, x, c).
+  SmallVector<Value, 3> indices = {y, x, c};
+  if (boundary == Boundary::in_bounds)
+    return memref::LoadOp::create(b, loc, image, indices);
+
+  Value inside;
+  for (int64_t dim = 0; dim < 3; ++dim) {
+    Value size = memref::DimOp::create(b, loc, image, dim);
+    if (boundary == Boundary::constant) {
+      // Read the clamped element, then choose it or the padding.
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value aboveZero = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, indices[dim], zero);
+      Value belowSize = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, indices[dim], size);
+      Value here = arith::AndIOp::create(b, loc, aboveZero, belowSize);
+      inside = inside ? arith::AndIOp::create(b, loc, inside, here) : here;
+      indices[dim] =
+          remapIndex(b, loc, indices[dim], size, Boundary::clamp);
+    } else {
+      indices[dim] = remapIndex(b, loc, indices[dim], size, boundary);
+    }
+  }
+  Value loaded = memref::LoadOp::create(b, loc, image, indices);
+  if (boundary != Boundary::constant)
+    return loaded;
+  Value outsideValue = arith::ConstantOp::create(b, loc, *padding);
+  return arith::SelectOp::create(b, loc, inside, loaded, outsideValue);
+}
+
 /// arvr.access -> boundary arithmetic + memref.load.
 struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -162,27 +239,81 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   LogicalResult
   matchAndRewrite(AccessOp access, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = access.getLoc();
-    Value image = adaptor.getImage();
-    // memref order: (y, x, c).
-    SmallVector<Value, 3> indices = {adaptor.getY(), adaptor.getX(),
-                                     adaptor.getC()};
-    switch (access.getBoundary()) {
-    case Boundary::in_bounds:
-      break;
-    case Boundary::clamp: {
-      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      for (int64_t dim = 0; dim < 3; ++dim) {
-        Value size = memref::DimOp::create(rewriter, loc, image, dim);
-        Value last = arith::SubIOp::create(rewriter, loc, size, one);
-        Value below = arith::MinSIOp::create(rewriter, loc, indices[dim], last);
-        indices[dim] = arith::MaxSIOp::create(rewriter, loc, below, zero);
-      }
-      break;
+    rewriter.replaceOp(
+        access, loadWithBoundary(rewriter, access.getLoc(),
+                                 adaptor.getImage(), adaptor.getX(),
+                                 adaptor.getY(), adaptor.getC(),
+                                 access.getBoundary(), access.getPadding()));
+    return success();
+  }
+};
+
+/// arvr.sample -> the nearest pixel, or the four around (u, v) weighed
+/// bilinearly, each read with the sample's boundary.
+struct SampleOpLowering : public OpConversionPattern<SampleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SampleOp sample, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = sample.getLoc();
+    ImageType imageType = sample.getImage().getType();
+    Type f32 = rewriter.getF32Type();
+    auto constF32 = [&](float v) -> Value {
+      return arith::ConstantFloatOp::create(rewriter, loc, rewriter.getF32Type(),
+                                            llvm::APFloat(v));
+    };
+    // A whole-numbered f32 as an index, saturated far outside any image
+    // (NaN goes to the low end), so the conversion is always defined.
+    auto toIndex = [&](Value whole) -> Value {
+      Value low = arith::MaxNumFOp::create(rewriter, loc, whole,
+                                           constF32(-1073741824.0f));
+      Value high =
+          arith::MinNumFOp::create(rewriter, loc, low, constF32(1073741824.0f));
+      Value i32 =
+          arith::FPToSIOp::create(rewriter, loc, rewriter.getI32Type(), high);
+      return arith::IndexCastOp::create(rewriter, loc,
+                                        rewriter.getIndexType(), i32);
+    };
+    auto read = [&](Value x, Value y) -> Value {
+      Value element =
+          loadWithBoundary(rewriter, loc, adaptor.getImage(), x, y,
+                           adaptor.getC(), sample.getBoundary(),
+                           sample.getPadding());
+      Type elementType = imageType.getElementType();
+      if (elementType.isF32())
+        return element;
+      if (elementType.isUnsignedInteger())
+        return arith::UIToFPOp::create(rewriter, loc, f32, element);
+      return arith::SIToFPOp::create(rewriter, loc, f32, element);
+    };
+
+    Value u = adaptor.getU(), v = adaptor.getV();
+    if (sample.getInterpolation() == Interpolation::nearest) {
+      Value x = toIndex(math::RoundEvenOp::create(rewriter, loc, u));
+      Value y = toIndex(math::RoundEvenOp::create(rewriter, loc, v));
+      rewriter.replaceOp(sample, read(x, y));
+      return success();
     }
-    }
-    rewriter.replaceOpWithNewOp<memref::LoadOp>(access, image, indices);
+
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value x0f = math::FloorOp::create(rewriter, loc, u);
+    Value y0f = math::FloorOp::create(rewriter, loc, v);
+    Value ax = arith::SubFOp::create(rewriter, loc, u, x0f);
+    Value ay = arith::SubFOp::create(rewriter, loc, v, y0f);
+    Value x0 = toIndex(x0f), y0 = toIndex(y0f);
+    Value x1 = arith::AddIOp::create(rewriter, loc, x0, one);
+    Value y1 = arith::AddIOp::create(rewriter, loc, y0, one);
+    auto lerp = [&](Value a, Value b, Value t) -> Value {
+      // (1 - t) a + t b
+      Value s = arith::SubFOp::create(rewriter, loc, constF32(1.0f), t);
+      return arith::AddFOp::create(
+          rewriter, loc, arith::MulFOp::create(rewriter, loc, s, a),
+          arith::MulFOp::create(rewriter, loc, t, b));
+    };
+    Value top = lerp(read(x0, y0), read(x1, y0), ax);
+    Value bottom = lerp(read(x0, y1), read(x1, y1), ax);
+    rewriter.replaceOp(sample, lerp(top, bottom, ay));
     return success();
   }
 };
@@ -236,6 +367,6 @@ struct ConvertArvrToLoopsPass
 void mlir::arvr::populateArvrToLoopsConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<KernelOpLowering, ReturnOpLowering, StageOpLowering,
-               AccessOpLowering, DimOpLowering>(typeConverter,
+               AccessOpLowering, SampleOpLowering, DimOpLowering>(typeConverter,
                                                 patterns.getContext());
 }

@@ -78,12 +78,32 @@ struct CallToIntrinsic : public OpRewritePattern<LLVM::CallOp> {
 
 struct ArvrNativeGpuMathPass
     : public arvr::impl::ArvrNativeGpuMathBase<ArvrNativeGpuMathPass> {
+  using ArvrNativeGpuMathBase::ArvrNativeGpuMathBase;
+
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     RewritePatternSet patterns(&getContext());
     patterns.add<CallToIntrinsic>(&getContext());
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return signalPassFailure();
+    if (!libdevice) {
+      // What is left needs libdevice, which will not be linked.
+      bool missing = false;
+      module.walk([&](LLVM::CallOp call) {
+        std::optional<StringRef> callee = call.getCallee();
+        if (!callee || !callee->starts_with("__nv_"))
+          return;
+        StringRef name = callee->drop_front(5);
+        name.consume_back("f");
+        call.emitError("'")
+            << name
+            << "' on the GPU needs libdevice from the CUDA toolkit, and none "
+               "was found; set CUDA_HOME to the toolkit's folder";
+        missing = true;
+      });
+      if (missing)
+        return signalPassFailure();
+    }
     // Declarations nobody calls any more.
     for (auto func :
          llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))

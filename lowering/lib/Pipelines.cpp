@@ -38,6 +38,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::arvr;
@@ -72,16 +76,21 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   device.addPass(createConvertGpuOpsToNVVMOps());
   // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
   // become those instructions: the PTX needs no CUDA toolkit to link.
-  device.addPass(createArvrNativeGpuMath());
+  ArvrNativeGpuMathOptions nativeMath;
+  nativeMath.libdevice = !options.cudaPath.empty();
+  device.addPass(createArvrNativeGpuMath(nativeMath));
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
   if (stopAfter == LoweringStage::Llvm)
     return;
 
-  // 4. NVVM -> PTX, held in a gpu.binary (format isa: no CUDA toolkit needed).
+  // 4. NVVM -> PTX, held in a gpu.binary (format isa: ptxas is not needed;
+  //    libdevice is linked when the kernel calls it).
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  binary.toolkitPath = options.cudaPath; // Where libdevice is linked from.
+
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
@@ -102,6 +111,21 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+std::string mlir::arvr::findCudaToolkit() {
+  SmallVector<std::string, 3> candidates;
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(variable); value && *value)
+      candidates.push_back(value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &root : candidates) {
+    SmallString<128> libdevice(root);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice");
+    if (llvm::sys::fs::is_directory(libdevice))
+      return root;
+  }
+  return "";
 }
 
 void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
@@ -129,7 +153,11 @@ void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
 void mlir::arvr::registerArvrPipelines() {
   PassPipelineRegistration<>(
       "arvr-cuda-pipeline", "Lower arvr kernels to PTX (sm_90)",
-      [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
+      [](OpPassManager &pm) {
+        CudaPipelineOptions options;
+        options.cudaPath = findCudaToolkit();
+        buildCudaPipeline(pm, options);
+      });
   PassPipelineRegistration<>("arvr-cpu-pipeline",
                              "Lower arvr kernels to the LLVM dialect",
                              [](OpPassManager &pm) { buildCpuPipeline(pm); });

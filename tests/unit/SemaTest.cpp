@@ -49,7 +49,7 @@ TEST_CASE("sema: types of expressions") {
   CHECK(cast.args[0]->type == ScalarType::U8);
   auto &read = llvm::cast<CallExpr>(*cast.args[0]);
   CHECK(read.builtin == CallExpr::Builtin::ReadImage);
-  CHECK_FALSE(read.clampToEdge);
+  CHECK(read.boundary == BoundaryMode::None);
 }
 
 TEST_CASE("sema: valid kernels") {
@@ -74,8 +74,9 @@ TEST_CASE("sema: reads that may leave the image need a boundary mode") {
   CHECK(rejectsWith(kernelWith("src(y, x, c)"), "may fall outside the image"));
   CHECK(rejectsWith(kernelWith("src(x, y, c)", "image<u8, 3>"),
                     "may fall outside the image"));
-  CHECK(rejectsWith(kernelWith("src.mirror(x, y, c)"),
-                    "unknown boundary mode 'mirror'"));
+  CHECK(rejectsWith(kernelWith("src.reflect(x, y, c)"),
+                    "unknown boundary mode 'reflect'; expected clamp, mirror, "
+                    "wrap or constant"));
 }
 
 TEST_CASE("sema: type errors") {
@@ -146,4 +147,108 @@ TEST_CASE("sema: declarations") {
                     "kernel k(src: image<u8>) -> image<u8> {\n"
                     "  func out(x, y, c) = src(x, y, c);\n}\n",
                     "kernel 'k' is defined twice"));
+}
+
+TEST_CASE("sema: boundary modes, per access and per image") {
+  CHECK(accepts(kernelWith("src.mirror(x - 3, y, c)")));
+  CHECK(accepts(kernelWith("src.wrap(x + src.width, y, c)")));
+  CHECK(accepts(kernelWith("src.constant(x, y - 1, c)")));
+  // A declared mode covers plain reads.
+  CHECK(accepts("kernel k(src: image<u8> mirror) -> image<u8> {\n"
+                "  func out(x, y, c) = src(x + 1, y - 1, c);\n}\n"));
+  CHECK(accepts("kernel k(src: image<u8, 3> constant(7)) -> image<u8, 3> {\n"
+                "  func out(x, y, c) = src(x - 9, y, c);\n}\n"));
+  Snippet s("kernel k(src: image<f32> constant(-1.5)) -> image<f32> {\n"
+            "  func out(x, y, c) = src.clamp(x + 1, y, c) + src(x, y, c);\n"
+            "}\n");
+  ModuleAST module = s.parse();
+  REQUIRE(s.output().empty());
+  CHECK(module.kernels[0].params[0].type.boundary == BoundaryMode::Constant);
+  CHECK(module.kernels[0].params[0].type.padding == -1.5);
+  auto &sum = llvm::cast<BinaryExpr>(*module.kernels[0].funcs[0].body);
+  CHECK(llvm::cast<CallExpr>(*sum.lhs).boundary == BoundaryMode::Clamp);
+  CHECK(llvm::cast<CallExpr>(*sum.rhs).boundary == BoundaryMode::Constant);
+
+  CHECK(rejectsWith("kernel k(src: image<u8> constant(300)) -> image<u8> {\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "the constant 300 is not a u8 value"));
+  CHECK(rejectsWith("kernel k(src: image<u8> constant(0.5)) -> image<u8> {\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "the constant 0.5 is not a u8 value"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> mirror {\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "a boundary mode belongs to an input image"));
+  CHECK(rejectsWith("kernel k(src: image<u8> bounce) -> image<u8> {\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "unknown boundary mode 'bounce'; expected clamp, mirror, "
+                    "wrap or constant(v)"));
+}
+
+TEST_CASE("sema: sample") {
+  const std::string header =
+      "kernel k(src: image<u8> constant(0), g: f32 = 1.0) -> image<u8> {\n"
+      "  func out(x, y, c) = u8_sat(";
+  CHECK(accepts(header + "sample(src, f32(x) * g, 2, c, bilinear));\n}\n"));
+  CHECK(accepts(header + "sample(src, g, g, c, nearest));\n}\n"));
+  CHECK(rejectsWith(header + "sample(src, x, g, c, bilinear));\n}\n",
+                    "'sample' coordinates are f32, but this one is i32"));
+  CHECK(rejectsWith(header + "sample(src, g, g, g, bilinear));\n}\n",
+                    "the channel of 'sample' is an integer, but this one is "
+                    "f32"));
+  CHECK(rejectsWith(header + "sample(src, g, g, c, bicubic));\n}\n",
+                    "the last argument of 'sample' is 'bilinear' or "
+                    "'nearest'"));
+  CHECK(rejectsWith(header + "sample(g, g, g, c, bilinear));\n}\n",
+                    "the first argument of 'sample' must be an image"));
+  CHECK(rejectsWith(header + "sample(src, g, g, bilinear));\n}\n",
+                    "needs a channel"));
+  CHECK(rejectsWith(kernelWith("u8_sat(sample(src, g, g, c, bilinear))"),
+                    "'sample' may read outside 'src', which has no boundary "
+                    "mode"));
+  CHECK(rejectsWith(kernelWith("u8_sat(sample(src, g, g, c, bilinear))"),
+                    "note: declare one here, e.g. 'image<u8> constant(0)'"));
+}
+
+TEST_CASE("sema: let, const, select and maths") {
+  CHECK(accepts("kernel k(src: image<u8>, g: f32 = 2.0) -> image<u8> {\n"
+                "  const scale = -0.5;\n"
+                "  const offset = 3;\n"
+                "  func out(x, y, c) {\n"
+                "    let v = f32(src(x, y, c));\n"
+                "    let w = sqrt(v) * exp(-v) + pow(v, g) + atan2(v, 1)\n"
+                "            + lerp(0, v, 0.5) + floor(v) + round(scale);\n"
+                "    return u8_sat(select(x > offset, w, v * scale));\n"
+                "  }\n}\n"));
+  CHECK(rejectsWith(kernelWith("u8_sat(sqrt(n))"),
+                    "'sqrt' takes f32 arguments, but this one is i32"));
+  CHECK(rejectsWith(kernelWith("u8(select(n, 1, 2))"),
+                    "the condition of 'select' must be bool, but is i32"));
+  CHECK(rejectsWith(kernelWith("u8(select(x > 1, g, n))"),
+                    "'select' mixes f32 and i32 operands"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> {\n"
+                    "  func out(x, y, c) {\n"
+                    "    let a = 1;\n    let a = 2;\n    return u8(a);\n"
+                    "  }\n}\n",
+                    "'a' is already defined in 'out'"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> {\n"
+                    "  func out(x, y, c) {\n"
+                    "    let v = w;\n    let w = 2;\n    return u8(v);\n"
+                    "  }\n}\n",
+                    "unknown name 'w'"));
+  CHECK(rejectsWith("kernel k(src: image<u8>, g: f32) -> image<u8> {\n"
+                    "  func out(x, y, c) {\n"
+                    "    let g = 2;\n    return u8(g);\n  }\n}\n",
+                    "'let g' hides the kernel's 'g'"));
+  CHECK(rejectsWith("kernel k(src: image<u8>, g: f32) -> image<u8> {\n"
+                    "  const h = g;\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "the value of constant 'h' must be a literal"));
+  CHECK(rejectsWith("kernel k(src: image<u8>, g: f32) -> image<u8> {\n"
+                    "  const g = 1;\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "constant 'g' has the name of a parameter"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> {\n"
+                    "  const a = 1;\n  const a = 2;\n"
+                    "  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "constant 'a' is defined twice"));
 }

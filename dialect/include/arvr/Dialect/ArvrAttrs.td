@@ -13,10 +13,20 @@ include "mlir/IR/EnumAttr.td"
 
 def Arvr_BoundaryInBounds : I32EnumAttrCase<"in_bounds", 0>;
 def Arvr_BoundaryClamp : I32EnumAttrCase<"clamp", 1>;
+def Arvr_BoundaryMirror : I32EnumAttrCase<"mirror", 2>;
+def Arvr_BoundaryWrap : I32EnumAttrCase<"wrap", 3>;
+def Arvr_BoundaryConstant : I32EnumAttrCase<"constant", 4>;
 
+// in_bounds: the access promises to stay inside (outside is undefined).
+// clamp:     repeat the edge (aaa|abcd|ddd).
+// mirror:    reflect without repeating the edge, OpenCV's BORDER_REFLECT_101
+//            (dcb|abcd|cba).
+// wrap:      tile the image (bcd|abcd|abc).
+// constant:  a fixed value outside (the access's `padding`).
 def Arvr_Boundary : I32EnumAttr<"Boundary",
     "how an access treats coordinates outside the image",
-    [Arvr_BoundaryInBounds, Arvr_BoundaryClamp]> {
+    [Arvr_BoundaryInBounds, Arvr_BoundaryClamp, Arvr_BoundaryMirror,
+     Arvr_BoundaryWrap, Arvr_BoundaryConstant]> {
   let cppNamespace = "::mlir::arvr";
 }
 
@@ -26,6 +36,15 @@ def Arvr_DimChannels : I32EnumAttrCase<"channels", 2>;
 
 def Arvr_Dim : I32EnumAttr<"Dim", "a size of an image",
     [Arvr_DimWidth, Arvr_DimHeight, Arvr_DimChannels]> {
+  let cppNamespace = "::mlir::arvr";
+}
+
+def Arvr_InterpolationNearest : I32EnumAttrCase<"nearest", 0>;
+def Arvr_InterpolationBilinear : I32EnumAttrCase<"bilinear", 1>;
+
+def Arvr_Interpolation : I32EnumAttr<"Interpolation",
+    "how a sample between pixel centres is computed",
+    [Arvr_InterpolationNearest, Arvr_InterpolationBilinear]> {
   let cppNamespace = "::mlir::arvr";
 }
 

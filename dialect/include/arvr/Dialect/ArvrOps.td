@@ -17,6 +17,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // KernelOp
@@ -158,27 +159,62 @@ def Arvr_AccessOp : Arvr_Op<"access", [Pure,
   let description = [{
     Reads the element at `(x, y, c)` of `image`. `boundary` says what a
     coordinate outside the image means: `in_bounds` promises it never is
-    (reading outside is undefined), `clamp` repeats the edge element. The
-    result is the image's signless scalar type (`i8` for `ui8`).
+    (reading outside is undefined), `clamp` repeats the edge element,
+    `mirror` reflects without repeating the edge (OpenCV's
+    BORDER_REFLECT_101), `wrap` tiles the image, and `constant` reads
+    `padding` (an attribute of the result's type, required for `constant`
+    only). The result is the image's signless scalar type (`i8` for `ui8`).
 
     ```mlir
     %v = arvr.access %src[%x, %y, %c] clamp : !arvr.image<ui8, 3>
+    %w = arvr.access %src[%x, %y, %c] constant(0 : i8) : !arvr.image<ui8, 3>
     ```
   }];
   let arguments = (ins Arvr_ImageType:$image, Index:$x, Index:$y, Index:$c,
-                       Arvr_Boundary:$boundary);
+                       Arvr_Boundary:$boundary,
+                       OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs AnyTypeOf<[I8, I16, I32, F32]>:$result);
   let assemblyFormat = [{
-    $image `[` $x `,` $y `,` $c `]` $boundary attr-dict `:` qualified(type($image))
+    $image `[` $x `,` $y `,` $c `]` $boundary (`(` $padding^ `)`)? attr-dict
+    `:` qualified(type($image))
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$image, "::mlir::Value":$x,
                    "::mlir::Value":$y, "::mlir::Value":$c,
-                   "::mlir::arvr::Boundary":$boundary), [{
+                   "::mlir::arvr::Boundary":$boundary,
+                   CArg<"::mlir::TypedAttr", "{}">:$padding), [{
       build($_builder, $_state,
             ::mlir::cast<ImageType>(image.getType()).getScalarType(), image,
-            x, y, c, boundary);
+            x, y, c, boundary, padding);
     }]>];
+  let hasVerifier = 1;
+}
+
+def Arvr_SampleOp : Arvr_Op<"sample", [Pure]> {
+  let summary = "read an image between pixel centres";
+  let description = [{
+    Reads channel `c` of `image` at the real coordinates `(u, v)`, pixel
+    centres being at integers (OpenCV's `remap` convention), and returns it
+    as `f32`. `nearest` reads the pixel whose centre is nearest (ties to
+    even); `bilinear` weighs the four pixels around `(u, v)`. Pixels outside
+    the image are read with `boundary` (and `padding` for `constant`), as
+    `arvr.access` does; `in_bounds` is not allowed, since a sample may
+    always reach outside.
+
+    ```mlir
+    %s = arvr.sample %src[%u, %v, %c] bilinear constant(0 : i8) : !arvr.image<ui8, 3>
+    ```
+  }];
+  let arguments = (ins Arvr_ImageType:$image, F32:$u, F32:$v, Index:$c,
+                       Arvr_Interpolation:$interpolation,
+                       Arvr_Boundary:$boundary,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs F32:$result);
+  let assemblyFormat = [{
+    $image `[` $u `,` $v `,` $c `]` $interpolation $boundary
+    (`(` $padding^ `)`)? attr-dict `:` qualified(type($image))
+  }];
+  let hasVerifier = 1;
 }
 
 def Arvr_DimOp : Arvr_Op<"dim", [Pure]> {

@@ -39,11 +39,23 @@ inline bool isIntegerType(ScalarType t) {
   return t == ScalarType::U8 || t == ScalarType::U16 || t == ScalarType::I32;
 }
 
-/// A type as written: a scalar, or `image<T>` / `image<T, C>`.
+/// How a read treats coordinates outside the image.
+enum class BoundaryMode { None, Clamp, Mirror, Wrap, Constant };
+
+/// `clamp`, `mirror`, ...; "" for None.
+llvm::StringRef getBoundaryModeName(BoundaryMode mode);
+/// Parses a boundary mode name; nullopt if `name` is none.
+std::optional<BoundaryMode> parseBoundaryModeName(llvm::StringRef name);
+
+/// A type as written: a scalar, or `image<T>` / `image<T, C>`, optionally
+/// followed by the image's boundary mode (`mirror`, `constant(0)`, ...).
 struct TypeSpec {
   bool isImage = false;
   ScalarType scalar = ScalarType::F32; ///< The element type of an image.
   int channels = 0;                    ///< Images: 1 to 4, or 0 for generic.
+  BoundaryMode boundary = BoundaryMode::None;
+  double padding = 0;                  ///< The value outside, for constant.
+  llvm::SMRange boundaryRange;
   llvm::SMRange range;
 
   std::string str() const;
@@ -113,13 +125,10 @@ public:
   VarExpr(llvm::SMRange range, std::string name)
       : Expr(Kind::Var, range), name(std::move(name)) {}
   std::string name;
-  /// Set by Sema: the coordinate index (0 = x, 1 = y, 2 = c) or the
-  /// parameter index.
-  enum class Binding {
-    Unresolved,
-    Coordinate,
-    Param
-  } binding = Binding::Unresolved;
+  /// Set by Sema: the coordinate index (0 = x, 1 = y, 2 = c), or the
+  /// parameter, `let` or `const` index.
+  enum class Binding { Unresolved, Coordinate, Param, Let, Const } binding =
+      Binding::Unresolved;
   unsigned index = 0;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
 };
@@ -174,10 +183,26 @@ public:
     Max,
     Clamp,
     Abs,
-    ReadImage, ///< `img(x, y, c)` or `img.clamp(x, y, c)`.
+    Select,
+    Sqrt,
+    Exp,
+    Log,
+    Pow,
+    Sin,
+    Cos,
+    Tan,
+    Atan2,
+    Floor,
+    Ceil,
+    Round,
+    Lerp,
+    ReadImage, ///< `img(x, y, c)` or `img.mirror(x, y, c)`, ...
+    Sample,    ///< `sample(img, u, v, c, bilinear)`.
   } builtin = Builtin::Unresolved;
-  unsigned imageParam = 0;  ///< ReadImage: the parameter read.
-  bool clampToEdge = false; ///< ReadImage: `img.clamp(...)`.
+  unsigned imageParam = 0; ///< ReadImage, Sample: the parameter read.
+  /// ReadImage, Sample: the boundary mode used (None: provably inside).
+  BoundaryMode boundary = BoundaryMode::None;
+  bool bilinear = false; ///< Sample: bilinear (else nearest).
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 
@@ -205,12 +230,22 @@ struct Param {
   ExprPtr defaultValue; ///< A literal, possibly negated; may be null.
 };
 
-/// `func name(x, y, c) = expr;`
+/// `let name = value;` in a func's block, or `const name = value;` in a
+/// kernel.
+struct Binding {
+  std::string name;
+  llvm::SMRange nameRange;
+  ExprPtr value;
+};
+
+/// `func name(x, y, c) = expr;` or
+/// `func name(x, y, c) { let a = ...; ... return expr; }`.
 struct FuncDef {
   std::string name;
   llvm::SMRange nameRange;
   std::vector<std::pair<std::string, llvm::SMRange>> vars;
-  ExprPtr body;
+  std::vector<Binding> lets; ///< In order; each sees the ones before.
+  ExprPtr body;              ///< The expression, or the block's `return`.
 };
 
 /// `kernel name(params) -> output { funcs }`
@@ -219,6 +254,7 @@ struct KernelDecl {
   llvm::SMRange nameRange;
   std::vector<Param> params;
   TypeSpec output;
+  std::vector<Binding> consts; ///< Literals, possibly negated.
   std::vector<FuncDef> funcs;
   /// Set by Sema: the image parameter whose size the output takes.
   unsigned sizeSource = 0;

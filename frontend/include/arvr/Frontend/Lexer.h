@@ -27,6 +27,9 @@ enum class TokenKind {
   // Keywords.
   kw_kernel,
   kw_func,
+  kw_const,
+  kw_let,
+  kw_return,
   kw_true,
   kw_false,
   // Punctuation and operators.

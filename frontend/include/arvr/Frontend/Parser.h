@@ -30,6 +30,8 @@ private:
   bool parseParam(Param &param);
   bool parseType(TypeSpec &type);
   bool parseFunc(FuncDef &func);
+  bool parseFuncBlock(FuncDef &func);
+  bool parseBinding(Binding &binding, llvm::StringRef what);
 
   // Expressions, by decreasing precedence of their operators.
   ExprPtr parseExpr();

@@ -18,8 +18,12 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     (destination-passing style). Each output stage becomes an `scf.parallel`
     over `(y, x)` with a sequential `scf.for` over channels, storing the
     value its region yields; accesses become `memref.load`s after their
-    boundary handling (clamp: `max(0, min(i, size - 1))`). The function is
-    marked `llvm.emit_c_interface` for the CPU runner.
+    boundary handling, as index arithmetic (clamp: `max(0, min(i, size -
+    1))`; wrap: `i mod size`; mirror: reflect-101 with period `2 size - 2`;
+    constant: a select between the clamped load and the padding). Samples
+    become one (nearest, ties to even) or four (bilinear) such loads,
+    weighed in f32. The function is marked `llvm.emit_c_interface` for the
+    CPU runner.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
@@ -56,8 +60,14 @@ def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp">
     `cvt.rni`, floor, ceil, trunc, fabs, sqrt: `sqrt.rn`, fma, fmin/fmax),
     with libdevice's semantics, and drops the declarations no longer used,
     so kernels that need nothing else compile to self-contained PTX. Run it
-    on the gpu.module after convert-gpu-to-nvvm; other calls are left alone.
+    on the gpu.module after convert-gpu-to-nvvm; other calls are left alone,
+    for libdevice to resolve, unless `libdevice=false` says it will not be
+    linked: then each remaining call is an error at its source location.
   }];
+  let options = [
+    Option<"libdevice", "libdevice", "bool", "true",
+           "libdevice will be linked (CUDA toolkit found)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -30,7 +30,14 @@ struct CudaPipelineOptions {
   unsigned optLevel = 3;      ///< LLVM optimisation level for the device code.
   int64_t blockX = 32;        ///< Threads per block along x.
   int64_t blockY = 8;         ///< Threads per block along y.
+  /// The CUDA toolkit, whose libdevice provides exp, log, sin, ... on the
+  /// GPU; empty when there is none (then kernels using them are refused).
+  std::string cudaPath;
 };
+
+/// The CUDA toolkit with libdevice: $CUDA_HOME, $CUDA_PATH or
+/// /usr/local/cuda, the first that has nvvm/libdevice; "" if none has.
+std::string findCudaToolkit();
 
 /// arvr -> loops -> gpu.launch -> outlined gpu.module -> NVVM -> PTX.
 void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options,
