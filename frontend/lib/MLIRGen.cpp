@@ -495,9 +495,9 @@ private:
       // a (1 - t) + b t
       Value oneMinusT =
           arith::SubFOp::create(builder, l, constF32(l, 1.0), args[2]);
-      return arith::AddFOp::create(
-          builder, l, arith::MulFOp::create(builder, l, args[0], oneMinusT),
-          arith::MulFOp::create(builder, l, args[1], args[2]));
+      Value a = arith::MulFOp::create(builder, l, args[0], oneMinusT);
+      Value b = arith::MulFOp::create(builder, l, args[1], args[2]);
+      return arith::AddFOp::create(builder, l, a, b);
     }
     case Builtin::Unresolved:
     case Builtin::ReadImage:

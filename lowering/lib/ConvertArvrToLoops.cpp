@@ -307,12 +307,14 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
     auto lerp = [&](Value a, Value b, Value t) -> Value {
       // (1 - t) a + t b
       Value s = arith::SubFOp::create(rewriter, loc, constF32(1.0f), t);
-      return arith::AddFOp::create(
-          rewriter, loc, arith::MulFOp::create(rewriter, loc, s, a),
-          arith::MulFOp::create(rewriter, loc, t, b));
+      Value sa = arith::MulFOp::create(rewriter, loc, s, a);
+      Value tb = arith::MulFOp::create(rewriter, loc, t, b);
+      return arith::AddFOp::create(rewriter, loc, sa, tb);
     };
-    Value top = lerp(read(x0, y0), read(x1, y0), ax);
-    Value bottom = lerp(read(x0, y1), read(x1, y1), ax);
+    Value p00 = read(x0, y0), p10 = read(x1, y0);
+    Value p01 = read(x0, y1), p11 = read(x1, y1);
+    Value top = lerp(p00, p10, ax);
+    Value bottom = lerp(p01, p11, ax);
     rewriter.replaceOp(sample, lerp(top, bottom, ay));
     return success();
   }

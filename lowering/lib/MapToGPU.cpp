@@ -69,12 +69,11 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
                               blockSizeY),
         launch.getThreadIds().y);
-    Value inRange = arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
-                              colsEnd),
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y,
-                              rowsEnd));
+    Value xInRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, x, colsEnd);
+    Value yInRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, y, rowsEnd);
+    Value inRange = arith::AndIOp::create(rewriter, loc, xInRange, yInRange);
     auto guard = scf::IfOp::create(rewriter, loc, inRange,
                                    /*withElseRegion=*/false);
     gpu::TerminatorOp::create(rewriter, loc);

@@ -87,3 +87,68 @@ arvr.kernel @access_type(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   %v = "arvr.access"(%src, %i, %i, %i) <{boundary = 1 : i32}> : (!arvr.image<ui8, ?>, index, index, index) -> f32
   arvr.return %src : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @no_padding(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.access' op with a constant boundary needs a padding value}}
+    %v = arvr.access %src[%x, %y, %c] constant : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @padding_type(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.access' op padding has type 'f32', but the image's elements are 'i8'}}
+    %v = arvr.access %src[%x, %y, %c] constant(0.0 : f32) : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @stray_padding(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.access' op has a padding value, but its boundary is 'mirror'}}
+    %v = arvr.access %src[%x, %y, %c] mirror(0 : i8) : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @sample_in_bounds(%src: !arvr.image<ui8, ?>, %u: f32) -> !arvr.image<f32, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.sample' op cannot be 'in_bounds': a sample may reach outside the image}}
+    %v = arvr.sample %src[%u, %u, %c] bilinear in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<f32, ?>
+}
+
+// -----
+
+arvr.kernel @sample_padding(%src: !arvr.image<ui8, ?>, %u: f32) -> !arvr.image<f32, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.sample' op padding has type 'i32', but the image's elements are 'i8'}}
+    %v = arvr.sample %src[%u, %u, %c] nearest constant(0 : i32) : !arvr.image<ui8, ?>
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<f32, ?>
+}

@@ -55,3 +55,33 @@ arvr.kernel @types(%a: !arvr.image<ui16, 1>, %b: !arvr.image<i32, 4>,
   }
   arvr.return %out : !arvr.image<f32, 3>
 }
+
+// Boundary modes with their padding, and samples.
+// CHECK-LABEL: arvr.kernel @boundaries
+arvr.kernel @boundaries(%src: !arvr.image<ui8, 3>, %u: f32) -> !arvr.image<f32, 3> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 3>
+  %h = arvr.dim %src height : !arvr.image<ui8, 3>
+  %c = arith.constant 3 : index
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 3> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    // CHECK: arvr.access %{{.+}} mirror : !arvr.image<ui8, 3>
+    %m = arvr.access %src[%x, %y, %ch] mirror : !arvr.image<ui8, 3>
+    // CHECK: arvr.access %{{.+}} wrap : !arvr.image<ui8, 3>
+    %r = arvr.access %src[%x, %y, %ch] wrap : !arvr.image<ui8, 3>
+    // CHECK: arvr.access %{{.+}} constant(7 : i8) : !arvr.image<ui8, 3>
+    %k = arvr.access %src[%x, %y, %ch] constant(7 : i8) : !arvr.image<ui8, 3>
+    // CHECK: arvr.sample %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] bilinear constant(0 : i8) : !arvr.image<ui8, 3>
+    %s = arvr.sample %src[%u, %u, %ch] bilinear constant(0 : i8) : !arvr.image<ui8, 3>
+    // CHECK: arvr.sample %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] nearest clamp : !arvr.image<ui8, 3>
+    %n = arvr.sample %src[%u, %u, %ch] nearest clamp : !arvr.image<ui8, 3>
+    %a = arith.uitofp %m : i8 to f32
+    %b = arith.uitofp %r : i8 to f32
+    %d = arith.uitofp %k : i8 to f32
+    %e = arith.addf %a, %b : f32
+    %f = arith.addf %d, %e : f32
+    %g = arith.addf %s, %n : f32
+    %t = arith.addf %f, %g : f32
+    arvr.yield %t : f32
+  }
+  arvr.return %out : !arvr.image<f32, 3>
+}

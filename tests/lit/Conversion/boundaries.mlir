@@ -1,0 +1,117 @@
+// convert-arvr-to-loops: each boundary mode as index arithmetic, and
+// samples as one (nearest) or four (bilinear) loads weighed in f32.
+// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --cse | FileCheck %s
+
+// Wrap: i mod size, lifted into [0, size).
+// CHECK-LABEL: func.func @wrap
+// CHECK: %[[W:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x?x1xi8>
+// CHECK: %[[R:.+]] = arith.remsi %[[X:.+]], %[[W]] : index
+// CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[R]], %{{.+}} : index
+// CHECK: %[[UP:.+]] = arith.addi %[[R]], %[[W]] : index
+// CHECK: %[[XW:.+]] = arith.select %[[NEG]], %[[UP]], %[[R]] : index
+// CHECK: memref.load %{{.+}}[%{{.+}}, %[[XW]], %{{.+}}]
+arvr.kernel @wrap(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] wrap : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// Mirror (reflect-101): fold into the period 2 size - 2 (at least 1), then
+// reflect the upper half.
+// CHECK-LABEL: func.func @mirror
+// CHECK: %[[TWICE:.+]] = arith.muli %[[W:.+]], %[[TWO:.+]] : index
+// CHECK: %[[P0:.+]] = arith.subi %[[TWICE]], %[[TWO]] : index
+// CHECK: %[[P:.+]] = arith.maxsi %[[P0]], %{{.+}} : index
+// CHECK: %[[R:.+]] = arith.remsi %{{.+}}, %[[P]] : index
+// CHECK: %[[F:.+]] = arith.select %{{.+}}, %{{.+}}, %[[R]] : index
+// CHECK: %[[UPPER:.+]] = arith.cmpi sge, %[[F]], %[[W]] : index
+// CHECK: %[[REF:.+]] = arith.subi %[[P]], %[[F]] : index
+// CHECK: %[[YM:.+]] = arith.select %[[UPPER]], %[[REF]], %[[F]] : index
+// CHECK: memref.load %{{.+}}[%[[YM]], %{{.+}}, %{{.+}}]
+arvr.kernel @mirror(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] mirror : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// Constant: a load at the clamped point, or the padding outside.
+// CHECK-LABEL: func.func @constant
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: arith.andi
+// CHECK: %[[V:.+]] = memref.load
+// CHECK: %[[PAD:.+]] = arith.constant 7 : i8
+// CHECK: %[[R:.+]] = arith.select %{{.+}}, %[[V]], %[[PAD]] : i8
+// CHECK: memref.store %[[R]]
+arvr.kernel @constant(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] constant(7 : i8) : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// Bilinear: floor, fractions, four reads, (1 - t) a + t b in x then y.
+// CHECK-LABEL: func.func @bilinear
+// CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[U:[^:]+]]: f32
+// CHECK: %[[X0F:.+]] = math.floor %[[U]] : f32
+// CHECK: %[[AX:.+]] = arith.subf %[[U]], %[[X0F]] : f32
+// CHECK-COUNT-4: memref.load
+// CHECK: %[[ONEMINUS:.+]] = arith.subf %{{.+}}, %[[AX]] : f32
+// CHECK: arith.mulf %[[ONEMINUS]]
+// CHECK-NEXT: arith.mulf %[[AX]]
+// CHECK-NOT: arvr.
+arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %s = arvr.sample %src[%u, %v, %ch] bilinear clamp : !arvr.image<ui8, 1>
+    arvr.yield %s : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}
+
+// -----
+
+// Nearest: the pixel at roundeven(u), roundeven(v).
+// CHECK-LABEL: func.func @nearest
+// CHECK: math.roundeven
+// CHECK: math.roundeven
+// CHECK-COUNT-1: memref.load
+// CHECK-NOT: memref.load
+// CHECK: arith.uitofp
+arvr.kernel @nearest(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %s = arvr.sample %src[%u, %v, %ch] nearest wrap : !arvr.image<ui8, 1>
+    arvr.yield %s : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}
