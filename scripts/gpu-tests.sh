@@ -26,6 +26,12 @@ cases=(
   "tests/golden/shift_clamp.arvr|-p dx=-9 -p dy=4"
   "tests/golden/all_builtins.arvr|"
   "tests/golden/all_builtins.arvr|-p k=0 -p g=-1.5 -p flip=false"
+  "tests/golden/boundaries.arvr|-p dx=-300 -p dy=41"
+  "tests/golden/affine_warp.arvr|"
+  "tests/golden/affine_warp.arvr|-p use_nearest=true"
+  "examples/lens_undistort.arvr|"
+  "examples/lens_undistort.arvr|-p ca_red=0.9975 -p ca_blue=0.995"
+  "tests/lit/Driver/Inputs/math.arvr|"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)

@@ -17,6 +17,8 @@ mkdir -p "$bundle/bin" "$bundle/tests" "$bundle/scripts"
 strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
 cp -r examples "$bundle/"
 cp -r tests/data tests/golden "$bundle/tests/"
+mkdir -p "$bundle/tests/lit/Driver/Inputs"
+cp tests/lit/Driver/Inputs/*.arvr "$bundle/tests/lit/Driver/Inputs/"
 cp scripts/gpu-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
 git rev-parse HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
 

@@ -463,7 +463,7 @@ private:
     }
     case Builtin::Select: {
       Value a = args[1], b = args[2];
-      if (call.type != ScalarType::Bool) {
+      if (call.args[1]->type != call.args[2]->type) {
         a = convert(a, call.args[1]->type, call.type, l);
         b = convert(b, call.args[2]->type, call.type, l);
       }

@@ -653,8 +653,10 @@ private:
         return false;
       }
       Expr &a = *call.args[1], &b = *call.args[2];
-      if (a.type == ScalarType::Bool && b.type == ScalarType::Bool) {
-        call.type = ScalarType::Bool;
+      // Choosing between two values of one type keeps that type (u8 stays
+      // u8); otherwise numbers are unified as for arithmetic.
+      if (a.type == b.type) {
+        call.type = a.type;
         return true;
       }
       std::optional<ScalarType> common =

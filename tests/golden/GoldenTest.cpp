@@ -64,6 +64,7 @@ uint8_t saturateU8(float v) {
 struct Difference {
   int maxAbs = 0;
   size_t differing = 0;
+  size_t beyondOne = 0;
 };
 
 Difference compare(const Image &a, const Image &b) {
@@ -75,6 +76,7 @@ Difference compare(const Image &a, const Image &b) {
     int diff = std::abs(int(a.pixels[i]) - int(b.pixels[i]));
     d.maxAbs = std::max(d.maxAbs, diff);
     d.differing += diff != 0;
+    d.beyondOne += diff > 1;
   }
   return d;
 }
@@ -158,4 +160,174 @@ TEST_CASE("golden: a grey photo widens losslessly into an RGB kernel") {
   CHECK(mismatches == 0);
   unlink(kernel.c_str());
   unlink(out.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Boundary modes and sampling
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// OpenCV's BORDER_REFLECT_101 (gfedcb|abcdefgh|gfedcba).
+int reflect101(int i, int n) {
+  if (n == 1)
+    return 0;
+  int period = 2 * n - 2;
+  i %= period;
+  if (i < 0)
+    i += period;
+  return i >= n ? period - i : i;
+}
+
+int wrapIndex(int i, int n) {
+  i %= n;
+  return i < 0 ? i + n : i;
+}
+
+/// Element (x, y, c), or `outside` when (x, y) is not in the image.
+float readOr(const Image &image, int x, int y, int c, float outside) {
+  if (x < 0 || y < 0 || x >= image.width || y >= image.height)
+    return outside;
+  return image.at(x, y, c);
+}
+
+} // namespace
+
+TEST_CASE("golden: mirror, wrap and constant boundaries") {
+  Image input = readInput("tests/data/baboon.jpg");
+  Image output = runArvrc("tests/golden/boundaries.arvr",
+                          "tests/data/baboon.jpg", "--param dx=-300 -p dy=41");
+  const int dx = -300, dy = 41;
+  Image expected = input;
+  for (int y = 0; y < input.height; ++y)
+    for (int x = 0; x < input.width; ++x)
+      for (int c = 0; c < input.channels; ++c) {
+        int sx = x + dx, sy = y + dy;
+        uint8_t v;
+        if (x < input.width / 3)
+          v = input.at(reflect101(sx, input.width),
+                       reflect101(sy, input.height), c);
+        else if (x < 2 * input.width / 3)
+          v = input.at(wrapIndex(sx, input.width),
+                       wrapIndex(sy, input.height), c);
+        else
+          v = static_cast<uint8_t>(readOr(input, sx, sy, c, 200));
+        expected.at(x, y, c) = v;
+      }
+  Difference d = compare(output, expected);
+  CHECK(d.maxAbs == 0);
+  CHECK(compare(output, input).differing > input.size() / 2);
+}
+
+namespace {
+
+/// sample(image, u, v, c, bilinear) with zero outside, in f32 and in the
+/// kernel's order of operations.
+float bilinearZero(const Image &image, float u, float v, int c) {
+  float x0f = std::floor(u), y0f = std::floor(v);
+  float ax = u - x0f, ay = v - y0f;
+  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
+  float p00 = readOr(image, x0, y0, c, 0);
+  float p10 = readOr(image, x0 + 1, y0, c, 0);
+  float p01 = readOr(image, x0, y0 + 1, c, 0);
+  float p11 = readOr(image, x0 + 1, y0 + 1, c, 0);
+  float top = (1.0f - ax) * p00 + ax * p10;
+  float bottom = (1.0f - ax) * p01 + ax * p11;
+  return (1.0f - ay) * top + ay * bottom;
+}
+
+} // namespace
+
+TEST_CASE("golden: affine warp, bilinear and nearest sampling") {
+  Image input = readInput("tests/data/baboon.jpg");
+  const float a = 0.9f, b = 0.2f, tx = -30.5f, c = -0.15f, d = 1.1f,
+              ty = 12.25f;
+  for (bool nearest : {false, true}) {
+    CAPTURE(nearest);
+    Image output =
+        runArvrc("tests/golden/affine_warp.arvr", "tests/data/baboon.jpg",
+                 nearest ? "-p use_nearest=true" : "");
+    Image expected = input;
+    for (int y = 0; y < input.height; ++y)
+      for (int x = 0; x < input.width; ++x) {
+        float u = a * float(x) + b * float(y) + tx;
+        float v = c * float(x) + d * float(y) + ty;
+        for (int ch = 0; ch < input.channels; ++ch) {
+          float value =
+              nearest ? readOr(input, int(std::nearbyint(u)),
+                               int(std::nearbyint(v)), ch, 0)
+                      : bilinearZero(input, u, v, ch);
+          expected.at(x, y, ch) = saturateU8(value);
+        }
+      }
+    Difference diff = compare(output, expected);
+    // Same f32 operations in the same order: equal, up to a rounding tie.
+    CHECK(diff.maxAbs <= 1);
+    CHECK(diff.differing < expected.size() / 1000);
+    CHECK(compare(output, input).differing > input.size() / 2);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Lens undistortion (examples/lens_undistort.arvr)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The Brown–Conrady undistortion of ../shared/design/kernels.md in
+/// float64, with chromatic-aberration scales (red, blue), bilinear sampling
+/// with zero outside, rounded to nearest.
+Image undistortReference(const Image &src, double sRed, double sBlue) {
+  const double fx = 535.915733961632, fy = 535.915733961632,
+               cx = 342.283154737084, cy = 235.570829097882,
+               k1 = -0.266372609096607, k2 = -0.0385888989223047,
+               p1 = 0.00178319470428530, p2 = -0.000281221004411155,
+               k3 = 0.238391530808785;
+  Image out = src;
+  for (int y = 0; y < src.height; ++y)
+    for (int x = 0; x < src.width; ++x)
+      for (int c = 0; c < src.channels; ++c) {
+        double s = src.channels < 3 || c == 1 ? 1.0 : c == 0 ? sRed : sBlue;
+        double xn = s * (x - cx) / fx, yn = s * (y - cy) / fy;
+        double r2 = xn * xn + yn * yn;
+        double radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2;
+        double xd = xn * radial + 2 * p1 * xn * yn + p2 * (r2 + 2 * xn * xn);
+        double yd = yn * radial + p1 * (r2 + 2 * yn * yn) + 2 * p2 * xn * yn;
+        double u = fx * xd + cx, v = fy * yd + cy;
+        double x0 = std::floor(u), y0 = std::floor(v);
+        double ax = u - x0, ay = v - y0;
+        auto at = [&](double px, double py) {
+          return double(readOr(src, int(px), int(py), c, 0));
+        };
+        double value = (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x0 + 1, y0)) +
+                       ay * ((1 - ax) * at(x0, y0 + 1) + ax * at(x0 + 1, y0 + 1));
+        out.at(x, y, c) = static_cast<uint8_t>(
+            std::nearbyint(std::min(std::max(value, 0.0), 255.0)));
+      }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("golden: lens undistortion against a float64 reference") {
+  SUBCASE("grey camera frame, no chromatic aberration") {
+    Image input = readInput("tests/data/left01.jpg");
+    Image output = runArvrc("examples/lens_undistort.arvr",
+                            "tests/data/left01.jpg", "");
+    Difference d = compare(output, undistortReference(input, 1.0, 1.0));
+    // The parity bar of kernels.md for an f32 kernel against float64.
+    CHECK(d.maxAbs <= 2);
+    CHECK(d.beyondOne == 0);
+    CHECK(d.differing < input.size() / 100);
+    CHECK(compare(output, input).differing > input.size() / 2);
+  }
+  SUBCASE("RGB photo with chromatic aberration on") {
+    Image input = readInput("tests/data/baboon.jpg");
+    Image output =
+        runArvrc("examples/lens_undistort.arvr", "tests/data/baboon.jpg",
+                 "-p ca_red=0.9975 -p ca_blue=0.995");
+    Difference d = compare(output, undistortReference(input, 0.9975, 0.995));
+    CHECK(d.maxAbs <= 2);
+    CHECK(d.differing < input.size() / 100);
+  }
 }
