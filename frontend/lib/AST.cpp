@@ -4,6 +4,7 @@
 #include "arvr/Frontend/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 
 using namespace arvr;
 
@@ -128,7 +129,7 @@ private:
       if (param.type.boundary != BoundaryMode::None)
         os << " " << getBoundaryModeName(param.type.boundary);
       if (param.type.boundary == BoundaryMode::Constant)
-        os << "(" << param.type.padding << ")";
+        os << "(" << llvm::format("%g", param.type.padding) << ")";
       os << "\n";
       if (param.defaultValue) {
         ++depth;
@@ -169,7 +170,7 @@ private:
     if (auto *e = llvm::dyn_cast<IntLitExpr>(&expr)) {
       os << "Int " << e->value << " : " << type << "\n";
     } else if (auto *e = llvm::dyn_cast<FloatLitExpr>(&expr)) {
-      os << "Float " << e->value << " : " << type << "\n";
+      os << "Float " << llvm::format("%g", e->value) << " : " << type << "\n";
     } else if (auto *e = llvm::dyn_cast<BoolLitExpr>(&expr)) {
       os << "Bool " << (e->value ? "true" : "false") << "\n";
     } else if (auto *e = llvm::dyn_cast<VarExpr>(&expr)) {

@@ -34,3 +34,7 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+import sys
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%arvrc_src", config.arvrc_src_root))
