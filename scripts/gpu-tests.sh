@@ -32,6 +32,8 @@ cases=(
   "examples/lens_undistort.arvr|"
   "examples/lens_undistort.arvr|-p ca_red=0.9975 -p ca_blue=0.995"
   "tests/lit/Driver/Inputs/math.arvr|"
+  "examples/gaussian_blur.arvr|"
+  "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)

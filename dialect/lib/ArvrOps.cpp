@@ -111,12 +111,34 @@ LogicalResult StageOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult YieldOp::verify() {
-  auto stage = (*this)->getParentOfType<StageOp>();
-  Type expected = stage.getResult().getType().getScalarType();
+  Operation *parent = (*this)->getParentOp();
+  if (auto reduce = dyn_cast<ReduceOp>(parent)) {
+    if (getValue().getType() != reduce.getType())
+      return emitOpError("yields ")
+             << getValue().getType() << ", but the reduction computes "
+             << reduce.getType();
+    return success();
+  }
+  Type expected =
+      cast<StageOp>(parent).getResult().getType().getScalarType();
   if (getValue().getType() != expected)
     return emitOpError("yields ")
            << getValue().getType() << ", but the stage's elements are "
            << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 ||
+      !body.getArgument(0).getType().isSignlessInteger(32))
+    return emitOpError("region must take the reduction variable as one i32");
+  if (!isa<YieldOp>(body.getTerminator()))
+    return emitOpError("region must end in 'arvr.yield'");
   return success();
 }
 

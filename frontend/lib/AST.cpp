@@ -100,6 +100,18 @@ llvm::StringRef BinaryExpr::getSpelling(Op op) {
   llvm_unreachable("unknown binary operator");
 }
 
+llvm::StringRef ReduceExpr::getName(Op op) {
+  switch (op) {
+  case Op::Sum:
+    return "sum";
+  case Op::Min:
+    return "min";
+  case Op::Max:
+    return "max";
+  }
+  llvm_unreachable("unknown reduction");
+}
+
 namespace {
 /// Prints one node per line, indented by depth, with its location.
 class ASTPrinter {
@@ -203,6 +215,14 @@ private:
       ++depth;
       for (const ExprPtr &arg : e->args)
         print(*arg);
+      --depth;
+    } else if (auto *e = llvm::dyn_cast<ReduceExpr>(&expr)) {
+      os << "Reduce '" << ReduceExpr::getName(e->op) << "' over '" << e->var
+         << "' : " << type << "\n";
+      ++depth;
+      print(*e->lo);
+      print(*e->hi);
+      print(*e->body);
       --depth;
     } else if (auto *e = llvm::dyn_cast<MemberExpr>(&expr)) {
       os << "Member '" << e->base << "." << e->member << "' : " << type << "\n";

@@ -32,6 +32,10 @@ llvm::StringRef arvr::getTokenKindName(TokenKind kind) {
     return "'let'";
   case TokenKind::kw_return:
     return "'return'";
+  case TokenKind::kw_in:
+    return "'in'";
+  case TokenKind::dot_dot:
+    return "'..'";
   case TokenKind::kw_true:
     return "'true'";
   case TokenKind::kw_false:
@@ -161,7 +165,8 @@ Token Lexer::lex() {
   case ':':
     return makeToken(TokenKind::colon, start);
   case '.':
-    return makeToken(TokenKind::period, start);
+    return makeToken(next('.') ? TokenKind::dot_dot : TokenKind::period,
+                     start);
   case '+':
     return makeToken(TokenKind::plus, start);
   case '-':
@@ -223,6 +228,7 @@ Token Lexer::lexIdentifier(const char *start) {
                        .Case("const", TokenKind::kw_const)
                        .Case("let", TokenKind::kw_let)
                        .Case("return", TokenKind::kw_return)
+                       .Case("in", TokenKind::kw_in)
                        .Case("true", TokenKind::kw_true)
                        .Case("false", TokenKind::kw_false)
                        .Default(TokenKind::identifier);
@@ -239,7 +245,9 @@ Token Lexer::lexNumber(const char *start) {
   bool isFloat = false;
   while (isDigit())
     ++cur;
-  if (cur != buffer.end() && *cur == '.') {
+  // A '.' starts the fraction, unless it begins a range's '..'.
+  if (cur != buffer.end() && *cur == '.' &&
+      !(cur + 1 != buffer.end() && cur[1] == '.')) {
     isFloat = true;
     ++cur;
     while (isDigit())

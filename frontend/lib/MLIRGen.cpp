@@ -233,12 +233,16 @@ private:
                               {outLoc, outLoc, outLoc});
       coordinates.assign(body->getArguments().begin(),
                          body->getArguments().end());
-      coordinatesI32.assign(3, Value());
-      lets.clear();
+      // `out`'s coordinates are cast to i32 when first used.
+      Scope outScope;
+      outScope.coords.assign(3, Value());
+      scope = &outScope;
+      reduceVars.clear();
       for (const ::arvr::Binding &let : out->lets)
-        lets.push_back(genExpr(*let.value));
+        outScope.lets.push_back(genExpr(*let.value));
       Value value = genExpr(*out->body);
       YieldOp::create(builder, loc(out->body->getLoc()), value);
+      scope = nullptr;
     }
     ReturnOp::create(builder, kernelLoc, ValueRange{stage.getResult()});
   }
@@ -278,29 +282,79 @@ private:
       Value size = DimOp::create(builder, l, params[member.imageParam], dim);
       return arith::IndexCastOp::create(builder, l, builder.getI32Type(), size);
     }
+    case Expr::Kind::Reduce:
+      return genReduce(llvm::cast<::arvr::ReduceExpr>(expr), l);
     }
     llvm_unreachable("unknown expression kind");
   }
 
   Value genVar(const VarExpr &var) {
-    if (var.binding == VarExpr::Binding::Param)
+    switch (var.binding) {
+    case VarExpr::Binding::Param:
       return params[var.index];
-    if (var.binding == VarExpr::Binding::Let)
-      return lets[var.index];
-    if (var.binding == VarExpr::Binding::Const)
+    case VarExpr::Binding::Let:
+      return scope->lets[var.index];
+    case VarExpr::Binding::Const:
       return genExpr(*currentKernel->consts[var.index].value);
-    // A coordinate: cast its index to i32 once, at the top of the stage.
-    Value &cached = coordinatesI32[var.index];
-    if (!cached) {
+    case VarExpr::Binding::ReduceVar:
+      return reduceVars[var.index];
+    case VarExpr::Binding::Coordinate:
+      break;
+    case VarExpr::Binding::Unresolved:
+      llvm_unreachable("unresolved name reached MLIRGen");
+    }
+    Value &coordinate = scope->coords[var.index];
+    if (!coordinate) {
+      // `out`'s: cast the stage's index to i32 once, at the top of the stage.
       OpBuilder::InsertionGuard guard(builder);
       Value index = coordinates[var.index];
-      builder.setInsertionPointAfterValue(index);
-      if (auto arg = dyn_cast<BlockArgument>(index))
-        builder.setInsertionPointToStart(arg.getOwner());
-      cached = arith::IndexCastOp::create(builder, index.getLoc(),
-                                          builder.getI32Type(), index);
+      builder.setInsertionPointToStart(
+          cast<BlockArgument>(index).getOwner());
+      coordinate = arith::IndexCastOp::create(builder, index.getLoc(),
+                                              builder.getI32Type(), index);
     }
-    return cached;
+    return coordinate;
+  }
+
+  /// A call of a kernel function, inlined: its coordinates are the
+  /// arguments (as i32), its lets and body are generated in its own scope.
+  Value genFuncCall(const CallExpr &call, Location l) {
+    const FuncDef &callee = currentKernel->funcs[call.funcIndex];
+    Scope calleeScope;
+    for (const ExprPtr &arg : call.args)
+      calleeScope.coords.push_back(toI32(genExpr(*arg), arg->type, l));
+    Scope *callerScope = scope;
+    SmallVector<Value> callerReduceVars;
+    callerReduceVars.swap(reduceVars);
+    scope = &calleeScope;
+    for (const ::arvr::Binding &let : callee.lets)
+      calleeScope.lets.push_back(genExpr(*let.value));
+    Value result = genExpr(*callee.body);
+    scope = callerScope;
+    reduceVars.swap(callerReduceVars);
+    return result;
+  }
+
+  /// sum/min/max(i in lo..hi, body) -> arvr.reduce.
+  Value genReduce(const ::arvr::ReduceExpr &reduce, Location l) {
+    Value lo = toI32(genExpr(*reduce.lo), reduce.lo->type, l);
+    Value hi = toI32(genExpr(*reduce.hi), reduce.hi->type, l);
+    mlir::arvr::ReductionKind kind =
+        reduce.op == ::arvr::ReduceExpr::Op::Sum ? mlir::arvr::ReductionKind::sum
+        : reduce.op == ::arvr::ReduceExpr::Op::Min
+            ? mlir::arvr::ReductionKind::min
+            : mlir::arvr::ReductionKind::max;
+    auto op = mlir::arvr::ReduceOp::create(
+        builder, l, getScalarType(reduce.type), kind, lo, hi);
+    OpBuilder::InsertionGuard guard(builder);
+    Block *body =
+        builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
+    reduceVars.push_back(body->getArgument(0));
+    Value term = convert(genExpr(*reduce.body), reduce.body->type,
+                         reduce.type, loc(reduce.body->getLoc()));
+    YieldOp::create(builder, l, term);
+    reduceVars.pop_back();
+    return op.getResult();
   }
 
   Value genUnary(const UnaryExpr &unary, Location l) {
@@ -420,6 +474,8 @@ private:
       return genImageRead(call, l);
     if (call.builtin == Builtin::Sample)
       return genSample(call, l);
+    if (call.builtin == Builtin::CallFunc)
+      return genFuncCall(call, l);
 
     SmallVector<Value, 3> args;
     for (const ExprPtr &arg : call.args)
@@ -502,6 +558,7 @@ private:
     case Builtin::Unresolved:
     case Builtin::ReadImage:
     case Builtin::Sample:
+    case Builtin::CallFunc:
       break;
     }
     llvm_unreachable("unresolved call reached MLIRGen");
@@ -590,9 +647,15 @@ private:
   const llvm::SourceMgr &sourceMgr;
   const KernelDecl *currentKernel = nullptr;
   Block::BlockArgListType params;
-  SmallVector<Value, 3> coordinates;
-  SmallVector<Value, 3> coordinatesI32;
-  SmallVector<Value> lets; ///< The values of `out`'s lets, in order.
+  /// The values of one function activation: its coordinates (i32) and its
+  /// lets, in order.
+  struct Scope {
+    SmallVector<Value, 3> coords;
+    SmallVector<Value> lets;
+  };
+  SmallVector<Value, 3> coordinates; ///< `out`'s stage coordinates (index).
+  Scope *scope = nullptr;            ///< The function being generated.
+  SmallVector<Value> reduceVars;     ///< Enclosing reductions' variables.
 };
 
 } // namespace

@@ -238,7 +238,7 @@ bool Parser::parseType(TypeSpec &type) {
   return true;
 }
 
-/// func := 'func' identifier '(' identifier (',' identifier)* ')'
+/// func := 'func' identifier '(' (identifier (',' identifier)*)? ')'
 ///         ('=' expr ';' | func-block)
 bool Parser::parseFunc(FuncDef &func) {
   consume(); // 'func'
@@ -252,15 +252,17 @@ bool Parser::parseFunc(FuncDef &func) {
     ok = false;
   }
   if (ok && expect(TokenKind::l_paren, "'(' and the function's coordinates")) {
-    do {
-      if (!tok.is(TokenKind::identifier)) {
-        errorExpected("a coordinate name");
-        ok = false;
-        break;
-      }
-      func.vars.emplace_back(tok.spelling.str(), tok.getRange());
-      consume();
-    } while (consumeIf(TokenKind::comma));
+    // `func norm() = ...` has no coordinates.
+    if (!tok.is(TokenKind::r_paren))
+      do {
+        if (!tok.is(TokenKind::identifier)) {
+          errorExpected("a coordinate name");
+          ok = false;
+          break;
+        }
+        func.vars.emplace_back(tok.spelling.str(), tok.getRange());
+        consume();
+      } while (consumeIf(TokenKind::comma));
     ok = ok && expect(TokenKind::r_paren, "')' or ',' in the coordinates");
     if (ok && consumeIf(TokenKind::l_brace))
       return parseFuncBlock(func);
@@ -423,6 +425,37 @@ ExprPtr Parser::parseUnary() {
   return parsePrimary();
 }
 
+/// reduction := ('sum' | 'min' | 'max') '(' identifier 'in' expr '..' expr
+///              ',' expr ')'
+/// (called with the name and the variable already parsed, at 'in').
+ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
+                               ExprPtr var) {
+  auto *variable = llvm::dyn_cast<VarExpr>(var.get());
+  if (!variable) {
+    diags.error(var->getLoc(),
+                "a reduction variable must be a name, as in 'sum(i in 0..3, "
+                "...)'",
+                var->getRange());
+    return nullptr;
+  }
+  consume(); // 'in'
+  ExprPtr lo = parseExpr();
+  if (!lo || !expect(TokenKind::dot_dot, "'..' between the range's bounds"))
+    return nullptr;
+  ExprPtr hi = parseExpr();
+  if (!hi || !expect(TokenKind::comma, "',' and the reduced expression"))
+    return nullptr;
+  ExprPtr body = parseExpr();
+  if (!body || !expect(TokenKind::r_paren, "')' to end the reduction"))
+    return nullptr;
+  ReduceExpr::Op op = name == "sum"   ? ReduceExpr::Op::Sum
+                      : name == "min" ? ReduceExpr::Op::Min
+                                      : ReduceExpr::Op::Max;
+  return std::make_unique<ReduceExpr>(
+      llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
+      variable->getRange(), std::move(lo), std::move(hi), std::move(body));
+}
+
 /// call-args := '(' (expr (',' expr)*)? ')'
 bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end) {
   consume(); // '('
@@ -442,7 +475,7 @@ bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end) {
 
 /// primary := integer | number | 'true' | 'false' | '(' expr ')'
 ///          | identifier
-///          | identifier call-args
+///          | identifier call-args | reduction
 ///          | identifier '.' identifier call-args?
 ExprPtr Parser::parsePrimary() {
   Token start = tok;
@@ -492,6 +525,27 @@ ExprPtr Parser::parsePrimary() {
     if (tok.is(TokenKind::l_paren)) {
       std::vector<ExprPtr> args;
       llvm::SMLoc end;
+      if (name == "sum" || name == "min" || name == "max") {
+        // A reduction, `sum(i in lo..hi, expr)`, or the call `min(a, b)`.
+        consume(); // '('
+        ExprPtr first = parseExpr();
+        if (!first)
+          return nullptr;
+        if (tok.is(TokenKind::kw_in))
+          return parseReduction(start, name, std::move(first));
+        args.push_back(std::move(first));
+        while (consumeIf(TokenKind::comma)) {
+          ExprPtr arg = parseExpr();
+          if (!arg)
+            return nullptr;
+          args.push_back(std::move(arg));
+        }
+        if (!expect(TokenKind::r_paren, "')' or ',' in the argument list"))
+          return nullptr;
+        return std::make_unique<CallExpr>(
+            llvm::SMRange(start.getLoc(), previous.getEndLoc()), name,
+            start.getRange(), "", std::move(args));
+      }
       if (!parseCallArgs(args, end))
         return nullptr;
       return std::make_unique<CallExpr>(llvm::SMRange(start.getLoc(), end),

@@ -198,24 +198,27 @@ private:
 
   void checkFuncs() {
     const FuncDef *out = nullptr;
-    for (FuncDef &func : kernel.funcs) {
-      if (func.name != kOutputFunc) {
+    for (auto [index, func] : llvm::enumerate(kernel.funcs)) {
+      for (size_t j = 0; j < index; ++j)
+        if (kernel.funcs[j].name == func.name) {
+          diags.error(func.nameRange.Start,
+                      "'" + func.name + "' is defined twice", func.nameRange);
+          diags.note(kernel.funcs[j].nameRange.Start, "first defined here");
+          func.state = FuncDef::State::Failed;
+        }
+      if (findParam(func.name) || findConst(func.name) ||
+          isBuiltinName(func.name) || parseScalarTypeName(func.name)) {
         diags.error(func.nameRange.Start,
-                    "only the output function 'out' can be defined in this "
-                    "version of arvrc; write '" +
-                        func.name + "' inside 'out'",
+                    "function '" + func.name +
+                        "' has the name of a parameter, constant or builtin",
                     func.nameRange);
-        continue;
+        func.state = FuncDef::State::Failed;
       }
-      if (out) {
-        diags.error(func.nameRange.Start, "'out' is defined twice",
-                    func.nameRange);
-        diags.note(out->nameRange.Start, "first defined here");
-        continue;
-      }
-      out = &func;
-      checkOutputFunc(func);
+      if (func.name == kOutputFunc && !out)
+        out = &func;
     }
+    for (FuncDef &func : kernel.funcs)
+      checkFunc(func);
     if (!out)
       diags.error(kernel.nameRange.Start,
                   "kernel '" + kernel.name +
@@ -224,28 +227,50 @@ private:
                   kernel.nameRange);
   }
 
-  void checkOutputFunc(FuncDef &func) {
-    bool oneChannel = kernel.output.isImage && kernel.output.channels == 1;
-    if (func.vars.size() != 3 && !(oneChannel && func.vars.size() == 2)) {
-      diags.error(func.nameRange.Start,
-                  "'out' takes the coordinates (x, y, c)" +
-                      llvm::Twine(oneChannel ? " or (x, y)" : "") +
-                      ", but has " + llvm::Twine(func.vars.size()),
-                  func.nameRange);
-      return;
+  /// Checks `func` once (callers check their callees first); false if it
+  /// is ill-formed or part of a cycle of calls.
+  bool checkFunc(FuncDef &func) {
+    switch (func.state) {
+    case FuncDef::State::Checked:
+      return true;
+    case FuncDef::State::Failed:
+      return false;
+    case FuncDef::State::Checking:
+      return false; // Reported by the call that closed the cycle.
+    case FuncDef::State::Unchecked:
+      break;
     }
+    func.state = FuncDef::State::Checking;
+    // A callee is checked in its own scope.
+    size_t savedLets = visibleLets;
+    std::vector<const ReduceExpr *> savedReductions;
+    savedReductions.swap(reductions);
+    bool ok = func.name == kOutputFunc ? checkOutputFunc(func)
+                                       : checkHelperFunc(func);
+    reductions.swap(savedReductions);
+    visibleLets = savedLets;
+    func.state = ok ? FuncDef::State::Checked : FuncDef::State::Failed;
+    return ok;
+  }
+
+  /// Coordinates are unique and hide nothing; each let is checked in turn.
+  bool checkScope(FuncDef &func) {
+    bool ok = true;
     llvm::StringMap<llvm::SMRange> seen;
     for (auto &[name, range] : func.vars) {
-      if (!seen.try_emplace(name, range).second)
+      if (!seen.try_emplace(name, range).second) {
         diags.error(range.Start, "coordinate '" + name + "' is named twice",
                     range);
-      if (findParam(name))
+        ok = false;
+      }
+      if (findParam(name)) {
         diags.error(range.Start,
                     "coordinate '" + name + "' hides the parameter '" + name +
                         "'",
                     range);
+        ok = false;
+      }
     }
-    bool letsOk = true;
     for (visibleLets = 0; visibleLets < func.lets.size(); ++visibleLets) {
       Binding &let = func.lets[visibleLets];
       llvm::SMRange earlier;
@@ -256,39 +281,75 @@ private:
           earlier = func.lets[j].nameRange;
       if (earlier.isValid()) {
         diags.error(let.nameRange.Start,
-                    "'" + let.name + "' is already defined in 'out'",
+                    "'" + let.name + "' is already defined in '" + func.name +
+                        "'",
                     let.nameRange);
         diags.note(earlier.Start, "first defined here");
+        ok = false;
       } else if (findParam(let.name) || findConst(let.name)) {
         diags.error(let.nameRange.Start,
                     "'let " + let.name + "' hides the kernel's '" + let.name +
                         "'",
                     let.nameRange);
+        ok = false;
       }
-      letsOk = checkExpr(*let.value, &func) && letsOk;
+      ok = checkExpr(*let.value, &func) && ok;
     }
+    return ok;
+  }
+
+  /// `func name(vars) = expr;`: up to three integer coordinates.
+  bool checkHelperFunc(FuncDef &func) {
+    if (func.vars.size() > 3) {
+      diags.error(func.nameRange.Start,
+                  "'" + func.name + "' has " + llvm::Twine(func.vars.size()) +
+                      " coordinates; a function has at most 3 (x, y, c)",
+                  func.nameRange);
+      return false;
+    }
+    bool ok = checkScope(func);
+    ok = checkExpr(*func.body, &func) && ok;
+    if (ok)
+      func.type = func.body->type;
+    return ok;
+  }
+
+  bool checkOutputFunc(FuncDef &func) {
+    bool oneChannel = kernel.output.isImage && kernel.output.channels == 1;
+    if (func.vars.size() != 3 && !(oneChannel && func.vars.size() == 2)) {
+      diags.error(func.nameRange.Start,
+                  "'out' takes the coordinates (x, y, c)" +
+                      llvm::Twine(oneChannel ? " or (x, y)" : "") +
+                      ", but has " + llvm::Twine(func.vars.size()),
+                  func.nameRange);
+      return false;
+    }
+    bool letsOk = checkScope(func);
     if (!checkExpr(*func.body, &func) || !letsOk)
-      return;
+      return false;
+    func.type = func.body->type;
     if (!kernel.output.isImage)
-      return;
+      return false;
     ScalarType want = kernel.output.scalar;
     if (llvm::isa<IntLitExpr>(func.body.get()) && want == ScalarType::F32)
       makeFloat(*func.body);
     ScalarType got = func.body->type;
     if (got == want)
-      return;
+      return true;
     if (auto *literal = llvm::dyn_cast<IntLitExpr>(func.body.get());
         literal && isIntegerType(want)) {
       int64_t max = want == ScalarType::U8    ? 255
                     : want == ScalarType::U16 ? 65535
                                               : INT32_MAX;
-      if (literal->value > max)
+      if (literal->value > max) {
         diags.error(literal->getLoc(),
                     llvm::Twine(literal->value) + " does not fit in " +
                         getScalarTypeName(want),
                     literal->getRange());
+        return false;
+      }
       func.body->type = want;
-      return;
+      return true;
     }
     diags.error(func.body->getLoc(),
                 "'out' computes " + getScalarTypeName(got) +
@@ -301,6 +362,7 @@ private:
     else
       diags.note(func.body->getLoc(),
                  "convert with " + getScalarTypeName(want) + "(...)");
+    return false;
   }
 
   //===--------------------------------------------------------------------===//
@@ -309,7 +371,8 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases({"u8_sat", "min", "max", "clamp", "abs", "image", "select",
+        .Cases({"u8_sat", "min", "max", "sum", "clamp", "abs", "image",
+                "select",
                 "sqrt", "exp", "log", "pow", "sin", "cos", "tan", "atan2",
                 "floor", "ceil", "round", "lerp", "sample", "bilinear",
                 "nearest"},
@@ -386,11 +449,20 @@ private:
       return checkCall(llvm::cast<CallExpr>(expr), func);
     case Expr::Kind::Member:
       return checkMember(llvm::cast<MemberExpr>(expr));
+    case Expr::Kind::Reduce:
+      return checkReduce(llvm::cast<ReduceExpr>(expr), func);
     }
     llvm_unreachable("unknown expression kind");
   }
 
   bool checkVar(VarExpr &var, const FuncDef *func) {
+    for (size_t depth = reductions.size(); depth-- > 0;)
+      if (reductions[depth]->var == var.name) {
+        var.binding = VarExpr::Binding::ReduceVar;
+        var.index = depth;
+        var.type = ScalarType::I32;
+        return true;
+      }
     if (func)
       for (auto [index, coord] : llvm::enumerate(func->vars))
         if (coord.first == var.name) {
@@ -561,6 +633,9 @@ private:
     using Builtin = CallExpr::Builtin;
     if (call.callee == "sample")
       return checkSample(call, func);
+    for (auto [index, callee] : llvm::enumerate(kernel.funcs))
+      if (callee.name == call.callee)
+        return checkFuncCall(call, index, func);
     call.builtin = llvm::StringSwitch<Builtin>(call.callee)
                        .Case("f32", Builtin::CastF32)
                        .Case("i32", Builtin::CastI32)
@@ -684,9 +759,149 @@ private:
     case Builtin::Unresolved:
     case Builtin::ReadImage:
     case Builtin::Sample:
+    case Builtin::CallFunc:
       break;
     }
     llvm_unreachable("unhandled builtin");
+  }
+
+  /// `f(args)` for a `func f` of the kernel: integer arguments, one per
+  /// coordinate; no function may call itself, directly or not.
+  bool checkFuncCall(CallExpr &call, unsigned index, const FuncDef *caller) {
+    FuncDef &callee = kernel.funcs[index];
+    call.builtin = CallExpr::Builtin::CallFunc;
+    call.funcIndex = index;
+    bool ok = true;
+    for (ExprPtr &arg : call.args) {
+      if (!checkExpr(*arg, caller)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(arg->type)) {
+        diags.error(arg->getLoc(),
+                    "coordinates are integers, but this one is " +
+                        getScalarTypeName(arg->type),
+                    arg->getRange());
+        ok = false;
+      }
+    }
+    if (call.args.size() != callee.vars.size()) {
+      diags.error(call.getLoc(),
+                  "'" + callee.name + "' takes " +
+                      llvm::Twine(callee.vars.size()) + " coordinate" +
+                      (callee.vars.size() == 1 ? "" : "s") + ", but " +
+                      llvm::Twine(call.args.size()) +
+                      (call.args.size() == 1 ? " was" : " were") + " given",
+                  call.getRange());
+      diags.note(callee.nameRange.Start, "'" + callee.name +
+                                             "' is defined here");
+      return false;
+    }
+    if (callee.state == FuncDef::State::Checking) {
+      diags.error(call.calleeRange.Start,
+                  "'" + callee.name + "' is used in its own definition" +
+                      (caller && caller != &callee
+                           ? " (through '" + caller->name + "')"
+                           : std::string()) +
+                      "; functions cannot be recursive",
+                  call.calleeRange);
+      return false;
+    }
+    if (!checkFunc(callee) || !ok)
+      return false;
+    call.type = callee.type;
+    return true;
+  }
+
+  /// True when `expr` is the same at every point: literals, constants,
+  /// scalar parameters, image sizes and what is computed from them.
+  static bool isUniform(const Expr &expr) {
+    switch (expr.getKind()) {
+    case Expr::Kind::IntLit:
+    case Expr::Kind::FloatLit:
+    case Expr::Kind::BoolLit:
+    case Expr::Kind::Member:
+      return true;
+    case Expr::Kind::Var: {
+      auto binding = llvm::cast<VarExpr>(expr).binding;
+      return binding == VarExpr::Binding::Param ||
+             binding == VarExpr::Binding::Const;
+    }
+    case Expr::Kind::Unary:
+      return isUniform(*llvm::cast<UnaryExpr>(expr).operand);
+    case Expr::Kind::Binary: {
+      auto &binary = llvm::cast<BinaryExpr>(expr);
+      return isUniform(*binary.lhs) && isUniform(*binary.rhs);
+    }
+    case Expr::Kind::Call: {
+      auto &call = llvm::cast<CallExpr>(expr);
+      if (call.builtin == CallExpr::Builtin::ReadImage ||
+          call.builtin == CallExpr::Builtin::Sample ||
+          call.builtin == CallExpr::Builtin::CallFunc)
+        return false;
+      return llvm::all_of(call.args,
+                          [](const ExprPtr &arg) { return isUniform(*arg); });
+    }
+    case Expr::Kind::Reduce:
+      return false;
+    }
+    return false;
+  }
+
+  /// `sum(i in lo..hi, body)`: integer bounds fixed for the whole kernel
+  /// (constants, parameters, sizes), a numeric body.
+  bool checkReduce(ReduceExpr &reduce, const FuncDef *func) {
+    bool ok = true;
+    for (Expr *bound : {reduce.lo.get(), reduce.hi.get()}) {
+      if (!checkExpr(*bound, func)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(bound->type)) {
+        diags.error(bound->getLoc(),
+                    "reduction bounds are integers, but this one is " +
+                        getScalarTypeName(bound->type),
+                    bound->getRange());
+        ok = false;
+      } else if (!isUniform(*bound)) {
+        diags.error(bound->getLoc(),
+                    "reduction bounds must be constants, parameters or image "
+                    "sizes, the same at every pixel",
+                    bound->getRange());
+        ok = false;
+      }
+    }
+    for (const ReduceExpr *outer : reductions)
+      if (outer->var == reduce.var) {
+        diags.error(reduce.varRange.Start,
+                    "'" + reduce.var + "' is already the variable of an "
+                                       "enclosing reduction",
+                    reduce.varRange);
+        diags.note(outer->varRange.Start, "bound here");
+        ok = false;
+      }
+    if (findParam(reduce.var) || findConst(reduce.var)) {
+      diags.error(reduce.varRange.Start,
+                  "reduction variable '" + reduce.var +
+                      "' hides the kernel's '" + reduce.var + "'",
+                  reduce.varRange);
+      ok = false;
+    }
+    reductions.push_back(&reduce);
+    bool bodyOk = checkExpr(*reduce.body, func);
+    reductions.pop_back();
+    if (!ok || !bodyOk)
+      return false;
+    if (reduce.body->type == ScalarType::Bool) {
+      diags.error(reduce.body->getLoc(),
+                  "'" + ReduceExpr::getName(reduce.op) +
+                      "' needs numbers, but this is bool",
+                  reduce.body->getRange());
+      return false;
+    }
+    reduce.type = reduce.body->type == ScalarType::F32 ? ScalarType::F32
+                                                       : ScalarType::I32;
+    return true;
   }
 
   /// Maths on f32: `count` f32 arguments (integer literals adapt).
@@ -846,7 +1061,7 @@ private:
       if (i == 2 && literal && literal->value == 0)
         continue;
       auto *var = llvm::dyn_cast<VarExpr>(arg.get());
-      bool inside = func && var &&
+      bool inside = func && func->name == kOutputFunc && var &&
                     var->binding == VarExpr::Binding::Coordinate &&
                     var->index == i && paramIndex == kernel.sizeSource;
       // A generic output has the size source's channels; a fixed one needs
@@ -893,8 +1108,10 @@ private:
 
   KernelDecl &kernel;
   DiagnosticEngine &diags;
-  /// While checking `out`: how many of its lets are in scope.
+  /// While checking a function: how many of its lets are in scope.
   size_t visibleLets = 0;
+  /// The reductions enclosing the expression being checked, outermost first.
+  std::vector<const ReduceExpr *> reductions;
 };
 
 } // namespace

@@ -15,6 +15,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <cmath>
+#include <cstdint>
+
 namespace mlir::arvr {
 #define GEN_PASS_DEF_CONVERTARVRTOLOOPS
 #include "arvr/Lowering/Passes.h.inc"
@@ -320,6 +323,85 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
+/// arvr.reduce -> scf.for from lower to upper (included), carrying the
+/// accumulator, which starts at the combination's identity.
+struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceOp reduce, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = reduce.getLoc();
+    Type type = reduce.getType();
+    bool isFloat = type.isF32();
+    Type indexType = rewriter.getIndexType();
+
+    TypedAttr identity;
+    switch (reduce.getKind()) {
+    case ReductionKind::sum:
+      identity = rewriter.getZeroAttr(type);
+      break;
+    case ReductionKind::min:
+      identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(INFINITY))
+                         : TypedAttr(rewriter.getI32IntegerAttr(INT32_MAX));
+      break;
+    case ReductionKind::max:
+      identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(-INFINITY))
+                         : TypedAttr(rewriter.getI32IntegerAttr(INT32_MIN));
+      break;
+    }
+    Value init = arith::ConstantOp::create(rewriter, loc, identity);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value lower =
+        arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getLower());
+    Value upper =
+        arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
+    Value end = arith::AddIOp::create(rewriter, loc, upper, one);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower, end, one, ValueRange{init},
+        [](OpBuilder &b, Location l, Value, ValueRange accumulator) {
+          scf::YieldOp::create(b, l, accumulator);
+        });
+
+    // The term for this i, then the accumulator combined with it.
+    auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    rewriter.setInsertionPoint(next);
+    Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         loop.getInductionVar());
+    Block &body = reduce.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    Value term = yield.getValue();
+    rewriter.inlineBlockBefore(&body, next, ValueRange{i});
+    rewriter.setInsertionPoint(next);
+    Value accumulator = loop.getRegionIterArgs()[0];
+    Value combined;
+    switch (reduce.getKind()) {
+    case ReductionKind::sum:
+      combined = isFloat ? Value(arith::AddFOp::create(rewriter, loc,
+                                                       accumulator, term))
+                         : Value(arith::AddIOp::create(rewriter, loc,
+                                                       accumulator, term));
+      break;
+    case ReductionKind::min:
+      combined = isFloat ? Value(arith::MinNumFOp::create(rewriter, loc,
+                                                          accumulator, term))
+                         : Value(arith::MinSIOp::create(rewriter, loc,
+                                                        accumulator, term));
+      break;
+    case ReductionKind::max:
+      combined = isFloat ? Value(arith::MaxNumFOp::create(rewriter, loc,
+                                                          accumulator, term))
+                         : Value(arith::MaxSIOp::create(rewriter, loc,
+                                                        accumulator, term));
+      break;
+    }
+    rewriter.modifyOpInPlace(next, [&] { next->setOperands(combined); });
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(reduce, loop.getResult(0));
+    return success();
+  }
+};
+
 /// arvr.dim -> memref.dim.
 struct DimOpLowering : public OpConversionPattern<DimOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -369,6 +451,7 @@ struct ConvertArvrToLoopsPass
 void mlir::arvr::populateArvrToLoopsConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<KernelOpLowering, ReturnOpLowering, StageOpLowering,
-               AccessOpLowering, SampleOpLowering, DimOpLowering>(typeConverter,
+               AccessOpLowering, SampleOpLowering, ReduceOpLowering,
+               DimOpLowering>(typeConverter,
                                                 patterns.getContext());
 }

@@ -331,3 +331,64 @@ TEST_CASE("golden: lens undistortion against a float64 reference") {
     CHECK(d.differing < input.size() / 100);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Separable Gaussian blur (examples/gaussian_blur.arvr)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Gaussian weights normalised over [-r, r], a horizontal then a vertical
+/// pass in float64, reflect-101 borders, rounded to nearest.
+Image gaussianReference(const Image &src, double sigma, int r) {
+  std::vector<double> w(2 * r + 1);
+  double total = 0;
+  for (int i = -r; i <= r; ++i)
+    total += w[i + r] = std::exp(-double(i * i) / (2 * sigma * sigma));
+  for (double &v : w)
+    v /= total;
+  std::vector<double> horizontal(src.size());
+  auto index = [&](int x, int y, int c) {
+    return (size_t(y) * src.width + x) * src.channels + c;
+  };
+  for (int y = 0; y < src.height; ++y)
+    for (int x = 0; x < src.width; ++x)
+      for (int c = 0; c < src.channels; ++c) {
+        double acc = 0;
+        for (int i = -r; i <= r; ++i)
+          acc += w[i + r] * src.at(reflect101(x + i, src.width), y, c);
+        horizontal[index(x, y, c)] = acc;
+      }
+  Image out = src;
+  for (int y = 0; y < src.height; ++y)
+    for (int x = 0; x < src.width; ++x)
+      for (int c = 0; c < src.channels; ++c) {
+        double acc = 0;
+        for (int j = -r; j <= r; ++j)
+          acc += w[j + r] * horizontal[index(x, reflect101(y + j, src.height), c)];
+        out.at(x, y, c) = static_cast<uint8_t>(
+            std::nearbyint(std::min(std::max(acc, 0.0), 255.0)));
+      }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("golden: separable Gaussian blur against a float64 reference") {
+  Image input = readInput("tests/data/baboon.jpg");
+  struct Case {
+    double sigma;
+    int radius;
+    const char *params;
+  };
+  for (Case c : {Case{2.0, 4, ""}, Case{1.0, 2, "-p sigma=1 -p radius=2"},
+                 Case{3.5, 7, "-p sigma=3.5 -p radius=7"}}) {
+    CAPTURE(c.radius);
+    Image output = runArvrc("examples/gaussian_blur.arvr",
+                            "tests/data/baboon.jpg", c.params);
+    Difference d = compare(output, gaussianReference(input, c.sigma, c.radius));
+    CHECK(d.maxAbs <= 1);
+    CHECK(d.differing < input.size() / 100);
+    CHECK(compare(output, input).differing > input.size() / 2);
+  }
+}

@@ -133,8 +133,9 @@ TEST_CASE("sema: declarations") {
                     "'out' takes the coordinates (x, y, c), but has 2"));
   CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> {\n"
                     "  func blur(x, y, c) = src(x, y, c);\n"
-                    "  func out(x, y, c) = src(x, y, c);\n}\n",
-                    "only the output function 'out' can be defined"));
+                    "  func out(x, y, c) = blur(x, y, c);\n}\n",
+                    "test.arvr:2:28: error: this read of 'src' may fall "
+                    "outside the image"));
   CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8> {\n"
                     "  func out(x, x, c) = src(x, x, c);\n}\n",
                     "coordinate 'x' is named twice"));
@@ -251,4 +252,67 @@ TEST_CASE("sema: let, const, select and maths") {
                     "  const a = 1;\n  const a = 2;\n"
                     "  func out(x, y, c) = src(x, y, c);\n}\n",
                     "constant 'a' is defined twice"));
+}
+
+TEST_CASE("sema: functions and reductions") {
+  CHECK(accepts("kernel k(src: image<u8> mirror, r: i32 = 2) -> image<u8> {\n"
+                "  func w(i) = f32(i * i);\n"
+                "  func total() = sum(i in -r..r, w(i));\n"
+                "  func box(x, y, c) = sum(i in -r..r, f32(src(x + i, y, c)));\n"
+                "  func out(x, y, c) = u8_sat(box(x, y, c) / total()\n"
+                "      + f32(min(i in 0..2, max(j in -1..1, i * j)))\n"
+                "      + f32(min(x, 3)));\n}\n"));
+  Snippet s("kernel k(src: image<u8> clamp) -> image<u8> {\n"
+            "  func out(x, y, c) = u8(sum(i in 0..src.width / 8, src(x + i, y, c)));\n"
+            "}\n");
+  ModuleAST module = s.parse();
+  REQUIRE(s.output().empty());
+  auto &cast = llvm::cast<CallExpr>(*module.kernels[0].funcs[0].body);
+  auto &reduce = llvm::cast<ReduceExpr>(*cast.args[0]);
+  CHECK(reduce.op == ReduceExpr::Op::Sum);
+  CHECK(reduce.type == ScalarType::I32);
+  auto &read = llvm::cast<CallExpr>(*reduce.body);
+  auto &sumX = llvm::cast<BinaryExpr>(*read.args[0]);
+  CHECK(llvm::cast<VarExpr>(*sumX.rhs).binding ==
+        VarExpr::Binding::ReduceVar);
+
+  const std::string kernel = "kernel k(src: image<u8> clamp, r: i32 = 2, "
+                             "g: f32 = 1.0) -> image<u8> {\n";
+  CHECK(rejectsWith(kernel + "  func f(x) = g(x);\n  func g(x) = f(x + 1);\n"
+                             "  func out(x, y, c) = u8(f(x));\n}\n",
+                    "has the name of a parameter, constant or builtin"));
+  CHECK(rejectsWith(kernel + "  func f(x) = h(x);\n  func h(x) = f(x + 1);\n"
+                             "  func out(x, y, c) = u8(f(x));\n}\n",
+                    "'f' is used in its own definition (through 'h'); "
+                    "functions cannot be recursive"));
+  CHECK(rejectsWith(kernel + "  func f(x) = f(x);\n"
+                             "  func out(x, y, c) = u8(f(x));\n}\n",
+                    "'f' is used in its own definition; functions cannot be "
+                    "recursive"));
+  CHECK(rejectsWith(kernel + "  func f(x, y) = x + y;\n"
+                             "  func out(x, y, c) = u8(f(x));\n}\n",
+                    "'f' takes 2 coordinates, but 1 was given"));
+  CHECK(rejectsWith(kernel + "  func f(a, b, c, d) = a;\n"
+                             "  func out(x, y, c) = u8(x);\n}\n",
+                    "'f' has 4 coordinates; a function has at most 3"));
+  CHECK(rejectsWith(kernel + "  func f(x) = x;\n  func f(y) = y;\n"
+                             "  func out(x, y, c) = u8(f(x));\n}\n",
+                    "'f' is defined twice"));
+  CHECK(rejectsWith(kernel + "  func f(x) = x;\n"
+                             "  func out(x, y, c) = u8(f(g));\n}\n",
+                    "coordinates are integers, but this one is f32"));
+  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..x, i));\n}\n",
+                    "reduction bounds must be constants, parameters or image "
+                    "sizes, the same at every pixel"));
+  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..g, i));\n}\n",
+                    "reduction bounds are integers, but this one is f32"));
+  CHECK(rejectsWith(kernel +
+                        "  func out(x, y, c) = u8(sum(i in 0..r, sum(i in 0..r, "
+                        "i)));\n}\n",
+                    "'i' is already the variable of an enclosing reduction"));
+  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(r in 0..3, r));\n}\n",
+                    "reduction variable 'r' hides the kernel's 'r'"));
+  CHECK(rejectsWith(kernel +
+                        "  func out(x, y, c) = u8(sum(i in 0..3, i > 1));\n}\n",
+                    "'sum' needs numbers, but this is bool"));
 }

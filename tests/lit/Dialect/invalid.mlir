@@ -75,7 +75,7 @@ arvr.kernel @yield_type(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
 
 arvr.kernel @yield_outside(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   %v = arith.constant 0 : i8
-  // expected-error @+1 {{'arvr.yield' op expects parent op 'arvr.stage'}}
+  // expected-error @+1 {{'arvr.yield' op expects parent op to be one of 'arvr.stage, arvr.reduce'}}
   arvr.yield %v : i8
 }
 
@@ -151,4 +151,40 @@ arvr.kernel @sample_padding(%src: !arvr.image<ui8, ?>, %u: f32) -> !arvr.image<f
     arvr.yield %v : f32
   }
   arvr.return %out : !arvr.image<f32, ?>
+}
+
+// -----
+
+arvr.kernel @reduce_arg(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.reduce' op region must take the reduction variable as one i32}}
+    %s = arvr.reduce sum %n to %n : i32 {
+    ^bb0(%i: index):
+      %z = arith.constant 0 : i32
+      arvr.yield %z : i32
+    }
+    %t = arith.trunci %s : i32 to i8
+    arvr.yield %t : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @reduce_type(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %s = arvr.reduce max %n to %n : i32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      // expected-error @+1 {{'arvr.yield' op yields 'f32', but the reduction computes 'i32'}}
+      arvr.yield %f : f32
+    }
+    %t = arith.trunci %s : i32 to i8
+    arvr.yield %t : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
 }

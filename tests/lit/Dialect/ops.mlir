@@ -85,3 +85,37 @@ arvr.kernel @boundaries(%src: !arvr.image<ui8, 3>, %u: f32) -> !arvr.image<f32, 
   }
   arvr.return %out : !arvr.image<f32, 3>
 }
+
+// Reductions, nested.
+// CHECK-LABEL: arvr.kernel @reductions
+arvr.kernel @reductions(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %zero = arith.constant 0 : i32
+    // CHECK: arvr.reduce sum %{{.+}} to %{{.+}} : f32 {
+    // CHECK-NEXT: ^bb0(%[[I:.+]]: i32):
+    %s = arvr.reduce sum %zero to %r : f32 {
+    ^bb0(%i: i32):
+      // CHECK: arvr.reduce max %{{.+}} to %[[I]] : i32 {
+      %m = arvr.reduce max %zero to %i : i32 {
+      ^bb0(%j: i32):
+        %p = arith.muli %i, %j : i32
+        arvr.yield %p : i32
+      }
+      %f = arith.sitofp %m : i32 to f32
+      arvr.yield %f : f32
+    }
+    // CHECK: arvr.reduce min
+    %n = arvr.reduce min %zero to %r : f32 {
+    ^bb0(%k: i32):
+      %g = arith.sitofp %k : i32 to f32
+      arvr.yield %g : f32
+    }
+    %t = arith.addf %s, %n : f32
+    arvr.yield %t : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}

@@ -48,4 +48,14 @@ def Arvr_Interpolation : I32EnumAttr<"Interpolation",
   let cppNamespace = "::mlir::arvr";
 }
 
+def Arvr_ReductionSum : I32EnumAttrCase<"sum", 0>;
+def Arvr_ReductionMin : I32EnumAttrCase<"min", 1>;
+def Arvr_ReductionMax : I32EnumAttrCase<"max", 2>;
+
+def Arvr_ReductionKind : I32EnumAttr<"ReductionKind",
+    "how the values of a reduction combine",
+    [Arvr_ReductionSum, Arvr_ReductionMin, Arvr_ReductionMax]> {
+  let cppNamespace = "::mlir::arvr";
+}
+
 #endif // ARVR_ATTRS_TD

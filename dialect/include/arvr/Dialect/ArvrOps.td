@@ -132,12 +132,13 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
   }];
 }
 
-def Arvr_YieldOp : Arvr_Op<"yield", [Pure, HasParent<"StageOp">, ReturnLike,
-                                     Terminator]> {
-  let summary = "the value of a stage at one point";
+def Arvr_YieldOp : Arvr_Op<"yield", [Pure,
+    ParentOneOf<["StageOp", "ReduceOp"]>, ReturnLike, Terminator]> {
+  let summary = "the value of a stage at one point, or of a reduction term";
   let description = [{
-    Ends the region of an `arvr.stage` with the element computed there; its
-    type is the stage image's scalar type.
+    Ends the region of an `arvr.stage` with the element computed there (of
+    the stage image's scalar type), or the region of an `arvr.reduce` with
+    one term of the reduction (of the reduction's result type).
 
     ```mlir
     arvr.yield %v : i8
@@ -145,6 +146,33 @@ def Arvr_YieldOp : Arvr_Op<"yield", [Pure, HasParent<"StageOp">, ReturnLike,
   }];
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
+                                       RecursivelySpeculatable]> {
+  let summary = "a bounded reduction (sum, min, max) over an integer range";
+  let description = [{
+    Combines the values its region yields for each integer `i` from `lower`
+    to `upper`, both included: their sum, minimum or maximum. The region
+    takes `i` (an `i32`) and ends in `arvr.yield` of the result's type. An
+    empty range (`upper < lower`) gives the identity of the combination
+    (0, the largest value, the smallest value).
+
+    ```mlir
+    %s = arvr.reduce sum %lo to %hi : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    ```
+  }];
+  let arguments = (ins Arvr_ReductionKind:$kind, I32:$lower, I32:$upper);
+  let results = (outs AnyTypeOf<[I32, F32]>:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind $lower `to` $upper attr-dict `:` type($result) $body
+  }];
   let hasVerifier = 1;
 }
 

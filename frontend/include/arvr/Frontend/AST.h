@@ -75,7 +75,8 @@ public:
     Unary,
     Binary,
     Call,
-    Member
+    Member,
+    Reduce
   };
 
   Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -127,8 +128,14 @@ public:
   std::string name;
   /// Set by Sema: the coordinate index (0 = x, 1 = y, 2 = c), or the
   /// parameter, `let` or `const` index.
-  enum class Binding { Unresolved, Coordinate, Param, Let, Const } binding =
-      Binding::Unresolved;
+  enum class Binding {
+    Unresolved,
+    Coordinate,
+    Param,
+    Let,
+    Const,
+    ReduceVar ///< index: the depth of the reduction that binds it.
+  } binding = Binding::Unresolved;
   unsigned index = 0;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
 };
@@ -198,12 +205,32 @@ public:
     Lerp,
     ReadImage, ///< `img(x, y, c)` or `img.mirror(x, y, c)`, ...
     Sample,    ///< `sample(img, u, v, c, bilinear)`.
+    CallFunc,  ///< A `func` of the kernel: `funcIndex`.
   } builtin = Builtin::Unresolved;
+  unsigned funcIndex = 0; ///< CallFunc: the function called.
   unsigned imageParam = 0; ///< ReadImage, Sample: the parameter read.
   /// ReadImage, Sample: the boundary mode used (None: provably inside).
   BoundaryMode boundary = BoundaryMode::None;
   bool bilinear = false; ///< Sample: bilinear (else nearest).
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
+};
+
+/// `sum(i in lo..hi, body)`, `min(...)`, `max(...)`: a bounded reduction
+/// over the integers lo to hi, both included.
+class ReduceExpr : public Expr {
+public:
+  enum class Op { Sum, Min, Max };
+  ReduceExpr(llvm::SMRange range, Op op, std::string var,
+             llvm::SMRange varRange, ExprPtr lo, ExprPtr hi, ExprPtr body)
+      : Expr(Kind::Reduce, range), op(op), var(std::move(var)),
+        varRange(varRange), lo(std::move(lo)), hi(std::move(hi)),
+        body(std::move(body)) {}
+  Op op;
+  std::string var;
+  llvm::SMRange varRange;
+  ExprPtr lo, hi, body;
+  static llvm::StringRef getName(Op op);
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Reduce; }
 };
 
 /// `img.width`, `img.height`, `img.channels`.
@@ -246,6 +273,11 @@ struct FuncDef {
   std::vector<std::pair<std::string, llvm::SMRange>> vars;
   std::vector<Binding> lets; ///< In order; each sees the ones before.
   ExprPtr body;              ///< The expression, or the block's `return`.
+
+  /// Set by Sema: the type of the function's values.
+  ScalarType type = ScalarType::I32;
+  enum class State { Unchecked, Checking, Checked, Failed } state =
+      State::Unchecked;
 };
 
 /// `kernel name(params) -> output { funcs }`

@@ -30,6 +30,7 @@ enum class TokenKind {
   kw_const,
   kw_let,
   kw_return,
+  kw_in,
   kw_true,
   kw_false,
   // Punctuation and operators.
@@ -43,6 +44,7 @@ enum class TokenKind {
   semicolon,
   colon,
   period,
+  dot_dot, // ..
   arrow, // ->
   equal, // =
   plus,

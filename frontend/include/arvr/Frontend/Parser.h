@@ -39,6 +39,8 @@ private:
   ExprPtr parseUnary();
   ExprPtr parsePrimary();
   bool parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end);
+  ExprPtr parseReduction(const Token &start, const std::string &name,
+                         ExprPtr var);
 
   // Tokens.
   void consume() {

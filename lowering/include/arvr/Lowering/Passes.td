@@ -22,8 +22,9 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     1))`; wrap: `i mod size`; mirror: reflect-101 with period `2 size - 2`;
     constant: a select between the clamped load and the padding). Samples
     become one (nearest, ties to even) or four (bilinear) such loads,
-    weighed in f32. The function is marked `llvm.emit_c_interface` for the
-    CPU runner.
+    weighed in f32. Reductions become `scf.for` loops carrying their
+    accumulator. The function is marked `llvm.emit_c_interface` for the CPU
+    runner.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -1,0 +1,51 @@
+// convert-arvr-to-loops: a reduction becomes an scf.for from lower to
+// upper + 1 carrying the accumulator, which starts at the identity.
+// RUN: arvr-opt %s --convert-arvr-to-loops --cse | FileCheck %s
+
+// CHECK-LABEL: func.func @reduce
+// CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[R:[^:]+]]: i32
+arvr.kernel @reduce(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %neg = arith.constant -2 : i32
+    // CHECK: %[[INIT:.+]] = arith.constant 0.000000e+00 : f32
+    // CHECK: %[[LO:.+]] = arith.index_cast %{{.+}} : i32 to index
+    // CHECK: %[[HI:.+]] = arith.index_cast %[[R]] : i32 to index
+    // CHECK: %[[END:.+]] = arith.addi %[[HI]], %{{.+}} : index
+    // CHECK: %[[SUM:.+]] = scf.for %[[IV:.+]] = %[[LO]] to %[[END]] step %{{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (f32) {
+    // CHECK: %[[I:.+]] = arith.index_cast %[[IV]] : index to i32
+    // CHECK: %[[TERM:.+]] = arith.sitofp %[[I]] : i32 to f32
+    // CHECK: %[[NEXT:.+]] = arith.addf %[[ACC]], %[[TERM]] : f32
+    // CHECK: scf.yield %[[NEXT]] : f32
+    %s = arvr.reduce sum %neg to %r : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    // CHECK: %[[MAXINIT:.+]] = arith.constant -2147483648 : i32
+    // CHECK: scf.for {{.+}} iter_args(%[[MACC:.+]] = %[[MAXINIT]]) -> (i32) {
+    // CHECK: arith.maxsi %[[MACC]]
+    %m = arvr.reduce max %neg to %r : i32 {
+    ^bb0(%j: i32):
+      %p = arith.muli %j, %j : i32
+      arvr.yield %p : i32
+    }
+    // CHECK: %[[MININIT:.+]] = arith.constant 0x7F800000 : f32
+    // CHECK: scf.for {{.+}} iter_args(%[[NACC:.+]] = %[[MININIT]]) -> (f32) {
+    // CHECK: arith.minnumf %[[NACC]]
+    %n = arvr.reduce min %neg to %r : f32 {
+    ^bb0(%k: i32):
+      %g = arith.sitofp %k : i32 to f32
+      arvr.yield %g : f32
+    }
+    %mf = arith.sitofp %m : i32 to f32
+    %t = arith.addf %s, %mf : f32
+    %u = arith.addf %t, %n : f32
+    arvr.yield %u : f32
+  }
+  // CHECK-NOT: arvr.
+  arvr.return %out : !arvr.image<f32, 1>
+}
