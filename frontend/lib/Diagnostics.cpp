@@ -24,6 +24,16 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
     os << "note: too many errors; further errors are not shown\n";
 }
 
+void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message,
+                               llvm::SMRange range) {
+  ++numWarnings;
+  llvm::ArrayRef<llvm::SMRange> ranges;
+  if (range.isValid())
+    ranges = range;
+  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message,
+                         ranges, {}, os.has_colors());
+}
+
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
   if (numErrors > kMaxPrintedErrors)
     return;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 using namespace arvr;
@@ -34,6 +35,59 @@ public:
     checkOutput();
     checkConsts();
     checkFuncs();
+    warnUnusedParams();
+  }
+
+  /// A parameter no function uses is most likely a mistake: warn. (The
+  /// size source is used, by the output's size.)
+  void warnUnusedParams() {
+    if (diags.hadError())
+      return;
+    std::vector<bool> used(kernel.params.size(), false);
+    used[kernel.sizeSource] = true;
+    std::function<void(const Expr &)> visit = [&](const Expr &expr) {
+      if (auto *var = llvm::dyn_cast<VarExpr>(&expr)) {
+        if (var->binding == VarExpr::Binding::Param)
+          used[var->index] = true;
+        // The image of a sample is named by its first argument.
+        if (auto index = findParamIndex(var->name))
+          if (kernel.params[*index].type.isImage)
+            used[*index] = true;
+      } else if (auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
+        if (call->builtin == CallExpr::Builtin::ReadImage)
+          used[call->imageParam] = true;
+        for (const ExprPtr &arg : call->args)
+          visit(*arg);
+      } else if (auto *member = llvm::dyn_cast<MemberExpr>(&expr)) {
+        used[member->imageParam] = true;
+      } else if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr)) {
+        visit(*unary->operand);
+      } else if (auto *binary = llvm::dyn_cast<BinaryExpr>(&expr)) {
+        visit(*binary->lhs);
+        visit(*binary->rhs);
+      } else if (auto *reduce = llvm::dyn_cast<ReduceExpr>(&expr)) {
+        visit(*reduce->lo);
+        visit(*reduce->hi);
+        visit(*reduce->body);
+      }
+    };
+    for (const FuncDef &func : kernel.funcs) {
+      for (const Binding &let : func.lets)
+        visit(*let.value);
+      visit(*func.body);
+    }
+    for (auto [index, param] : llvm::enumerate(kernel.params))
+      if (!used[index])
+        diags.warning(param.nameRange.Start,
+                      "parameter '" + param.name + "' is never used",
+                      param.nameRange);
+  }
+
+  std::optional<unsigned> findParamIndex(llvm::StringRef name) {
+    unsigned index = 0;
+    if (findParam(name, &index))
+      return index;
+    return std::nullopt;
   }
 
 private:

@@ -36,7 +36,7 @@ static bool rejectsWith(const std::string &text, const std::string &message) {
 TEST_CASE("sema: types of expressions") {
   Snippet s(kernelWith("u8_sat(g * f32(src(x, y, c)) + 1)"));
   ModuleAST module = s.parse();
-  REQUIRE(s.output().empty());
+  REQUIRE_FALSE(s.diags.hadError()); // `n` is unused: a warning only.
   const Expr &body = *module.kernels[0].funcs[0].body;
   CHECK(body.type == ScalarType::U8);
   auto &call = llvm::cast<CallExpr>(body);
@@ -315,4 +315,21 @@ TEST_CASE("sema: functions and reductions") {
   CHECK(rejectsWith(kernel +
                         "  func out(x, y, c) = u8(sum(i in 0..3, i > 1));\n}\n",
                     "'sum' needs numbers, but this is bool"));
+}
+
+TEST_CASE("sema: unused parameters are warnings, not errors") {
+  Snippet s(kernelWith("src(x, y, c)"));
+  s.parse();
+  CHECK_FALSE(s.diags.hadError());
+  CHECK(s.diags.getNumWarnings() == 2);
+  CHECK(s.output().find("test.arvr:1:26: warning: parameter 'g' is never used") !=
+        std::string::npos);
+  CHECK(s.output().find("warning: parameter 'n' is never used") !=
+        std::string::npos);
+  // Used through a sample or a size: no warning.
+  Snippet t("kernel k(a: image<u8>, b: image<u8> clamp, c2: image<u8>) -> "
+            "image<u8> {\n  func out(x, y, c) = u8_sat(sample(b, 1.0, 2.0, c, "
+            "nearest) + f32(c2.width));\n}\n");
+  t.parse();
+  CHECK(t.diags.getNumWarnings() == 0);
 }

@@ -1,6 +1,6 @@
 //===- Diagnostics.h - Located errors for .arvr source ----------*- C++ -*-===//
 //
-// Reports errors and notes in .arvr text as `file:line:col: error: ...`,
+// Reports errors, warnings and notes in .arvr text as `file:line:col: error: ...`,
 // with the source line and a caret, through llvm::SourceMgr. Every phase of
 // the frontend reports through one DiagnosticEngine and keeps going, so a
 // user sees all the mistakes of a file at once.
@@ -23,10 +23,14 @@ public:
   /// Reports an error at `loc`, underlining `range` when one is given.
   void error(llvm::SMLoc loc, const llvm::Twine &message,
              llvm::SMRange range = {});
+  /// Reports a warning: printed, but the compilation goes on.
+  void warning(llvm::SMLoc loc, const llvm::Twine &message,
+               llvm::SMRange range = {});
   /// Attaches a note (a related place, or a suggestion) at `loc`.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
 
   unsigned getNumErrors() const { return numErrors; }
+  unsigned getNumWarnings() const { return numWarnings; }
   bool hadError() const { return numErrors != 0; }
 
   /// The 1-based line and column of `loc`.
@@ -37,6 +41,7 @@ private:
   const llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
   unsigned numErrors = 0;
+  unsigned numWarnings = 0;
   /// Errors beyond this many are counted but not printed.
   static constexpr unsigned kMaxPrintedErrors = 20;
 };
