@@ -96,6 +96,71 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   return true;
 }
 
+/// "WxH" -> width, height in [1, kMaxImageSide].
+static bool parseSize(const std::string &text, int &width, int &height) {
+  char extra = 0;
+  return std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &extra) == 2 &&
+         width >= 1 && height >= 1 && width <= kMaxImageSide &&
+         height <= kMaxImageSide;
+}
+
+bool arvrc::readNv12(const std::string &path, const std::string &size,
+                     Image &luma, Image &chroma, std::string &error) {
+  int width = 0, height = 0;
+  if (!size.empty()) {
+    if (!parseSize(size, width, height)) {
+      error = "--frame-size " + size + " is not WxH (1 to " +
+              std::to_string(kMaxImageSide) + " a side)";
+      return false;
+    }
+  } else {
+    // The last "_WxH" before the extension.
+    std::string name = path.substr(path.find_last_of('/') + 1);
+    size_t dot = name.find_last_of('.');
+    size_t underscore = name.find_last_of('_', dot);
+    if (underscore == std::string::npos || dot == std::string::npos ||
+        !parseSize(name.substr(underscore + 1, dot - underscore - 1), width,
+                   height)) {
+      error = path + ": the size of a raw NV12 frame is not in its name "
+                     "(name_WxH.nv12); give it with --frame-size WxH";
+      return false;
+    }
+  }
+  luma.width = width;
+  luma.height = height;
+  luma.channels = 1;
+  chroma.width = (width + 1) / 2;
+  chroma.height = (height + 1) / 2;
+  chroma.channels = 2;
+  size_t expected = luma.size() + chroma.size();
+
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::fseek(file, 0, SEEK_END);
+  long actual = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
+  if (actual < 0 || static_cast<size_t>(actual) != expected) {
+    std::fclose(file);
+    error = path + ": holds " + std::to_string(actual) + " bytes, but a " +
+            std::to_string(width) + "x" + std::to_string(height) +
+            " NV12 frame has " + std::to_string(expected);
+    return false;
+  }
+  luma.pixels.resize(luma.size());
+  chroma.pixels.resize(chroma.size());
+  bool ok = std::fread(luma.pixels.data(), 1, luma.size(), file) ==
+                luma.size() &&
+            std::fread(chroma.pixels.data(), 1, chroma.size(), file) ==
+                chroma.size();
+  std::fclose(file);
+  if (!ok)
+    error = path + ": cannot read the frame";
+  return ok;
+}
+
 /// Binary PPM (P6) or PGM (P5); stb does not write these.
 static bool writePNM(FILE *file, const Image &image) {
   if (image.channels != 1 && image.channels != 3)

@@ -43,6 +43,13 @@ bool readImage(const std::string &path, int wantChannels, Image &image,
 bool probeImage(const std::string &path, int &width, int &height, int &channels,
                 std::string &error);
 
+/// Reads a raw NV12 frame: a W x H plane of Y bytes, then a
+/// ceil(W/2) x ceil(H/2) plane of interleaved U, V bytes. The size is
+/// `size` ("WxH") or, if that is empty, the last "_WxH" of the file name
+/// (`frame_1920x1080.nv12`). The file must hold exactly one frame.
+bool readNv12(const std::string &path, const std::string &size, Image &luma,
+              Image &chroma, std::string &error);
+
 /// Writes `image` to `path` in the format its extension names.
 bool writeImage(const std::string &path, const Image &image,
                 std::string &error);

@@ -31,8 +31,8 @@ using namespace arvrc;
 /// or, after the parameters, an output.
 static std::array<int64_t, 3> imageShape(const Bindings &bindings,
                                          unsigned index) {
-  const Image &image = index < bindings.params.size()
-                           ? bindings.params[index].image
+  const Image &image = index < bindings.args.size()
+                           ? bindings.args[index].image
                            : bindings.output;
   return {image.height, image.width, image.channels};
 }
@@ -41,7 +41,7 @@ static std::array<int64_t, 3> imageShape(const Bindings &bindings,
 // CPU
 //===----------------------------------------------------------------------===//
 
-bool arvrc::runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
                      Bindings &bindings, std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -60,17 +60,17 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
 
   // One descriptor per image; the C interface takes a pointer to each, and
   // the packed call a pointer to every argument.
-  size_t numArgs = kernel.params.size() + 1;
+  size_t numArgs = bindings.args.size() + 1;
   std::vector<StridedMemRefType<uint8_t, 3>> descriptors(numArgs);
   std::vector<void *> descriptorPtrs(numArgs);
   std::vector<void *> args;
   for (size_t i = 0; i < numArgs; ++i) {
-    bool isOutput = i == kernel.params.size();
-    if (!isOutput && !kernel.params[i].type.isImage) {
-      args.push_back(&bindings.params[i].scalar);
+    bool isOutput = i == bindings.args.size();
+    if (!isOutput && !bindings.args[i].isImage) {
+      args.push_back(&bindings.args[i].scalar);
       continue;
     }
-    Image &image = isOutput ? bindings.output : bindings.params[i].image;
+    Image &image = isOutput ? bindings.output : bindings.args[i].image;
     StridedMemRefType<uint8_t, 3> &d = descriptors[i];
     d.basePtr = d.data = image.pixels.data();
     d.offset = 0;
@@ -83,7 +83,7 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
     args.push_back(&descriptorPtrs[i]);
   }
   if (llvm::Error e =
-          (*engine)->invokePacked("_mlir_ciface_" + kernel.name, args)) {
+          (*engine)->invokePacked("_mlir_ciface_" + kernel, args)) {
     error = "cannot run the kernel: " + llvm::toString(std::move(e));
     return false;
   }
@@ -159,14 +159,14 @@ struct DeviceBuffers {
 
 } // namespace
 
-bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
                       CudaDriver &driver, Bindings &bindings,
                       std::string &error) {
   using namespace mlir;
-  auto host = module.lookupSymbol<func::FuncOp>(kernel.name);
+  auto host = module.lookupSymbol<func::FuncOp>(kernel);
   if (!host) {
     error = "internal compiler error: no host function for kernel '" +
-            kernel.name + "'";
+            kernel + "'";
     return false;
   }
 
@@ -176,9 +176,9 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
     if (!isa<MemRefType>(arg.getType()))
       continue;
     unsigned index = arg.getArgNumber();
-    bool isOutput = index >= bindings.params.size();
+    bool isOutput = index >= bindings.args.size();
     const Image &image =
-        isOutput ? bindings.output : bindings.params[index].image;
+        isOutput ? bindings.output : bindings.args[index].image;
     DevicePtr ptr = 0;
     if (!driver.allocate(image.size(), ptr)) {
       error = driver.getLastError();
@@ -197,7 +197,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
   if (launches.empty()) {
-    error = "internal compiler error: kernel '" + kernel.name +
+    error = "internal compiler error: kernel '" + kernel +
             "' has no GPU launch";
     return false;
   }
@@ -287,10 +287,10 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
           break;
         }
         push(static_cast<uint64_t>(*value));
-      } else if (arg && arg.getArgNumber() < bindings.params.size()) {
+      } else if (arg && arg.getArgNumber() < bindings.args.size()) {
         uint64_t bits = 0;
-        std::memcpy(&bits, &bindings.params[arg.getArgNumber()].scalar,
-                    sizeof(bindings.params[0].scalar));
+        std::memcpy(&bits, &bindings.args[arg.getArgNumber()].scalar,
+                    sizeof(bindings.args[0].scalar));
         push(bits);
       } else {
         error = "internal compiler error: unexpected kernel argument";
@@ -309,7 +309,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
   }
 
   if (ok) {
-    unsigned outputArg = static_cast<unsigned>(bindings.params.size());
+    unsigned outputArg = static_cast<unsigned>(bindings.args.size());
     ok = driver.copyToHost(bindings.output.pixels.data(),
                            buffers.byArg[outputArg], bindings.output.size());
     if (!ok)

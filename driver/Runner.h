@@ -13,8 +13,6 @@
 #include "CudaDriver.h"
 #include "Image.h"
 
-#include "arvr/Frontend/AST.h"
-
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -22,9 +20,12 @@
 
 namespace arvrc {
 
-/// The value of one kernel parameter.
-struct ParamValue {
-  Image image; ///< Image parameters.
+/// The value of one argument of the lowered kernel: an image, or a scalar.
+/// Parameters map to arguments one to one, but an NV12 frame gives two
+/// images (its Y and UV planes).
+struct ArgValue {
+  bool isImage = false;
+  Image image;
   union {
     float f32;
     int32_t i32;
@@ -32,18 +33,19 @@ struct ParamValue {
   } scalar = {0};
 };
 
-/// Everything a kernel reads and writes, in parameter order.
+/// Everything a kernel reads and writes, in argument order.
 struct Bindings {
-  std::vector<ParamValue> params;
+  std::vector<ArgValue> args;
   Image output; ///< Sized by the caller; filled by the run.
 };
 
-/// Runs `kernel` from a module lowered by the CPU pipeline.
-bool runOnCpu(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+/// Runs the kernel named `kernel` from a module lowered by the CPU pipeline.
+bool runOnCpu(mlir::ModuleOp module, const std::string &kernel,
               Bindings &bindings, std::string &error);
 
-/// Runs `kernel` from a module lowered by the CUDA pipeline to PTX.
-bool runOnCuda(mlir::ModuleOp module, const arvr::KernelDecl &kernel,
+/// Runs the kernel named `kernel` from a module lowered by the CUDA
+/// pipeline to PTX.
+bool runOnCuda(mlir::ModuleOp module, const std::string &kernel,
                CudaDriver &driver, Bindings &bindings, std::string &error);
 
 } // namespace arvrc

@@ -178,11 +178,12 @@ struct RunArgs {
   std::string kernel;
   std::string chip = "sm_90";
   std::optional<std::string> cudaPath;
+  std::string frameSize; ///< WxH of NV12 frames, if not in their names.
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
 bool parseScalar(const arvr::Param &param, const std::string &text,
-                 ParamValue &value, std::string &error) {
+                 ArgValue &value, std::string &error) {
   const char *begin = text.c_str();
   char *end = nullptr;
   errno = 0;
@@ -224,7 +225,7 @@ bool parseScalar(const arvr::Param &param, const std::string &text,
 }
 
 /// The value of a literal default (Sema allows only literals, negated or not).
-void evaluateDefault(const arvr::Param &param, ParamValue &value) {
+void evaluateDefault(const arvr::Param &param, ArgValue &value) {
   const arvr::Expr *expr = param.defaultValue.get();
   double sign = 1;
   if (auto *unary = llvm::dyn_cast<arvr::UnaryExpr>(expr)) {
@@ -250,7 +251,6 @@ void evaluateDefault(const arvr::Param &param, ParamValue &value) {
 /// --param) to `kernel`'s parameters, and sizes the output.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
                 Bindings &bindings, std::string &error) {
-  bindings.params.resize(kernel.params.size());
   std::vector<std::string> imageNames;
   for (const arvr::Param &param : kernel.params)
     if (param.type.isImage)
@@ -296,9 +296,23 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     }
   }
 
+  // Arguments in the lowered kernel's order: one per parameter, two (its
+  // planes) per NV12 frame.
   size_t nextImage = 0;
-  for (auto [index, param] : llvm::enumerate(kernel.params)) {
-    ParamValue &value = bindings.params[index];
+  std::vector<size_t> firstArg;
+  for (const arvr::Param &param : kernel.params) {
+    firstArg.push_back(bindings.args.size());
+    if (param.type.isNv12) {
+      const std::string &path = args.images[nextImage++];
+      ArgValue luma, chroma;
+      luma.isImage = chroma.isImage = true;
+      if (!readNv12(path, args.frameSize, luma.image, chroma.image, error))
+        return false;
+      bindings.args.push_back(std::move(luma));
+      bindings.args.push_back(std::move(chroma));
+      continue;
+    }
+    ArgValue value;
     if (param.type.isImage) {
       const std::string &path = args.images[nextImage++];
       if (param.type.scalar != arvr::ScalarType::U8) {
@@ -306,12 +320,10 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
                 param.name + "' is " + param.type.str();
         return false;
       }
+      value.isImage = true;
       if (!readImage(path, param.type.channels, value.image, error))
         return false;
-      continue;
-    }
-    auto it = overrides.find(param.name);
-    if (it != overrides.end()) {
+    } else if (auto it = overrides.find(param.name); it != overrides.end()) {
       if (!parseScalar(param, it->second, value, error))
         return false;
     } else if (param.defaultValue) {
@@ -323,6 +335,7 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
               param.name + "=<" + param.type.str() + ">";
       return false;
     }
+    bindings.args.push_back(std::move(value));
   }
 
   if (kernel.output.scalar != arvr::ScalarType::U8) {
@@ -330,7 +343,8 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
             ", but image files hold u8 pixels";
     return false;
   }
-  const Image &source = bindings.params[kernel.sizeSource].image;
+  // The size of the first image (an NV12 frame's: its Y plane's).
+  const Image &source = bindings.args[firstArg[kernel.sizeSource]].image;
   bindings.output.width = source.width;
   bindings.output.height = source.height;
   bindings.output.channels =
@@ -381,9 +395,9 @@ int runRun(const RunArgs &args) {
     return kExitError;
 
   bool ok = driver
-                ? runOnCuda(compilation.getModule(), *kernel, *driver, bindings,
+                ? runOnCuda(compilation.getModule(), kernel->name, *driver, bindings,
                             error)
-                : runOnCpu(compilation.getModule(), *kernel, bindings, error);
+                : runOnCpu(compilation.getModule(), kernel->name, bindings, error);
   if (!ok)
     return fail(error);
   if (!writeImage(args.output, bindings.output, error))
@@ -547,6 +561,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   runCmd->add_option("--cuda-path", run.cudaPath,
                      "CUDA toolkit for libdevice (exp, sin, ... on the GPU)");
+  runCmd->add_option("--frame-size", run.frameSize,
+                     "Size of raw NV12 frames, WxH (else from their name, "
+                     "e.g. frame_1920x1080.nv12)");
   runCmd->add_option("--kernel", run.kernel,
                      "Kernel to run, when the file has several");
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")

@@ -19,7 +19,7 @@ fi
 echo "$info"
 mkdir -p "$out"
 
-# kernel file | parameters
+# kernel file | parameters [| its own input files, else the images below]
 cases=(
   "examples/brightness_contrast.arvr|"
   "examples/brightness_contrast.arvr|-p gain=2.5 -p bias=-40"
@@ -34,6 +34,7 @@ cases=(
   "tests/lit/Driver/Inputs/math.arvr|"
   "examples/gaussian_blur.arvr|"
   "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
+  "examples/nv12_to_rgb.arvr||tests/data/pattern_1x1.nv12 tests/data/pattern_7x3.nv12 tests/data/pattern_641x479.nv12"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)
@@ -43,9 +44,13 @@ failures=0
 runs=0
 printf '%-36s %-26s %-18s %s\n' kernel params image result
 for entry in "${cases[@]}"; do
-  kernel=${entry%%|*}
-  params=${entry#*|}
-  for image in "${images[@]}"; do
+  IFS='|' read -r kernel params inputs <<<"$entry"
+  if [ -n "$inputs" ]; then
+    read -r -a these <<<"$inputs"
+  else
+    these=("${images[@]}")
+  fi
+  for image in "${these[@]}"; do
     runs=$((runs + 1))
     name="$(basename "$kernel" .arvr)-$runs"
     cpu="$out/$name-cpu.png"
@@ -63,7 +68,7 @@ for entry in "${cases[@]}"; do
       result="MISMATCH: $(echo "$report" | tr '\n' ';' | tr -s ' ')"
       failures=$((failures + 1))
     fi
-    if [ -n "$sanitizer" ] && [[ "$image" == *odd-* || "$image" == *baboon* ]]; then
+    if [ -n "$sanitizer" ] && [[ "$image" == *odd-* || "$image" == *baboon* || "$image" == *.nv12 ]]; then
       # shellcheck disable=SC2086
       if "$sanitizer" --tool memcheck --error-exitcode 99 \
            "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$out/$name-memcheck.png" \

@@ -60,6 +60,8 @@ std::optional<BoundaryMode> arvr::parseBoundaryModeName(llvm::StringRef name) {
 }
 
 std::string TypeSpec::str() const {
+  if (isNv12)
+    return "nv12";
   if (!isImage)
     return getScalarTypeName(scalar).str();
   std::string s = "image<" + getScalarTypeName(scalar).str();

@@ -194,19 +194,35 @@ private:
         out = &func;
     assert(out && "Sema guarantees an output function");
 
+    // One argument per parameter, but two for an NV12 frame: its Y plane
+    // (ui8, 1 channel) and its UV plane (ui8, 2 channels, half size).
     SmallVector<Type> inputs;
     SmallVector<Location> argLocs;
+    SmallVector<std::string> argNames;
+    paramArgs.clear();
     for (const Param &param : kernel.params) {
+      paramArgs.push_back(inputs.size());
+      Location paramLoc = loc(param.nameRange.Start);
+      if (param.type.isNv12) {
+        Type u8 = builder.getIntegerType(8, /*isSigned=*/false);
+        inputs.push_back(ImageType::get(builder.getContext(), u8, 1));
+        inputs.push_back(ImageType::get(builder.getContext(), u8, 2));
+        argLocs.append({paramLoc, paramLoc});
+        argNames.push_back(param.name + "_y");
+        argNames.push_back(param.name + "_uv");
+        continue;
+      }
       inputs.push_back(param.type.isImage ? getImageType(param.type)
                                           : getScalarType(param.type.scalar));
-      argLocs.push_back(loc(param.nameRange.Start));
+      argLocs.push_back(paramLoc);
+      argNames.push_back(param.name);
     }
     Type outputType = getImageType(kernel.output);
     Location kernelLoc = loc(kernel.nameRange.Start);
     auto op = KernelOp::create(builder, kernelLoc, kernel.name,
                                builder.getFunctionType(inputs, {outputType}));
-    for (auto [index, param] : llvm::enumerate(kernel.params))
-      op.setArgAttr(index, "arvr.name", builder.getStringAttr(param.name));
+    for (auto [index, name] : llvm::enumerate(argNames))
+      op.setArgAttr(index, "arvr.name", builder.getStringAttr(name));
 
     OpBuilder::InsertionGuard guard(builder);
     Block *entry = builder.createBlock(&op.getBody(), {}, inputs, argLocs);
@@ -215,7 +231,7 @@ private:
 
     // The output has the size of its size-source image.
     Location outLoc = loc(out->nameRange.Start);
-    Value source = params[kernel.sizeSource];
+    Value source = param(kernel.sizeSource);
     Value width = DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
     Value height = DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
     Value channels = kernel.output.channels
@@ -279,7 +295,7 @@ private:
       arvrDim::Dim dim = member.member == "width"    ? arvrDim::Dim::width
                          : member.member == "height" ? arvrDim::Dim::height
                                                      : arvrDim::Dim::channels;
-      Value size = DimOp::create(builder, l, params[member.imageParam], dim);
+      Value size = DimOp::create(builder, l, param(member.imageParam), dim);
       return arith::IndexCastOp::create(builder, l, builder.getI32Type(), size);
     }
     case Expr::Kind::Reduce:
@@ -291,7 +307,7 @@ private:
   Value genVar(const VarExpr &var) {
     switch (var.binding) {
     case VarExpr::Binding::Param:
-      return params[var.index];
+      return param(var.index);
     case VarExpr::Binding::Let:
       return scope->lets[var.index];
     case VarExpr::Binding::Const:
@@ -619,7 +635,8 @@ private:
     if (indices.size() == 2)
       indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
     auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
-    return AccessOp::create(builder, l, params[call.imageParam], indices[0],
+    return AccessOp::create(builder, l, param(call.imageParam, call.plane),
+                            indices[0],
                             indices[1], indices[2], boundary, padding);
   }
 
@@ -637,14 +654,20 @@ private:
     }
     auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
     return SampleOp::create(
-        builder, l, builder.getF32Type(), params[call.imageParam], u, v, c,
+        builder, l, builder.getF32Type(), param(call.imageParam), u, v, c,
         call.bilinear ? mlir::arvr::Interpolation::bilinear
                       : mlir::arvr::Interpolation::nearest,
         boundary, padding);
   }
 
+  /// The kernel argument of parameter `index` (of `plane` for NV12).
+  Value param(unsigned index, unsigned plane = 0) {
+    return params[paramArgs[index] + plane];
+  }
+
   OpBuilder builder;
   const llvm::SourceMgr &sourceMgr;
+  SmallVector<unsigned> paramArgs; ///< Each parameter's first argument.
   const KernelDecl *currentKernel = nullptr;
   Block::BlockArgListType params;
   /// The values of one function activation: its coordinates (i32) and its

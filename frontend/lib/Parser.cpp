@@ -154,15 +154,21 @@ bool Parser::parseParam(Param &param) {
 }
 
 /// type := scalar-type
-///         | 'image' '<' scalar-type (',' integer)? '>' boundary?
-/// boundary := 'clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number ')')?
+///         | 'image' '<' scalar-type (',' integer)? '>' boundary
+///         | 'nv12' boundary
 bool Parser::parseType(TypeSpec &type) {
   llvm::SMLoc start = tok.getLoc();
   if (!tok.is(TokenKind::identifier)) {
     errorExpected("a type");
     return false;
   }
-  if (tok.spelling == "image") {
+  if (tok.spelling == "nv12") {
+    consume();
+    type.isImage = type.isNv12 = true;
+    type.scalar = ScalarType::U8;
+    if (!parseBoundary(type))
+      return false;
+  } else if (tok.spelling == "image") {
     consume();
     type.isImage = true;
     if (!expect(TokenKind::less, "'<' after 'image'"))
@@ -194,40 +200,14 @@ bool Parser::parseType(TypeSpec &type) {
     }
     if (!expect(TokenKind::greater, "'>' to end the image type"))
       return false;
-    // An optional boundary mode: `mirror`, `constant(0)`, ...
-    if (tok.is(TokenKind::identifier)) {
-      std::optional<BoundaryMode> mode = parseBoundaryModeName(tok.spelling);
-      if (!mode) {
-        diags.error(tok.getLoc(),
-                    "unknown boundary mode '" + tok.spelling +
-                        "'; expected clamp, mirror, wrap or constant(v)",
-                    tok.getRange());
-        return false;
-      }
-      type.boundary = *mode;
-      llvm::SMLoc modeStart = tok.getLoc();
-      consume();
-      if (*mode == BoundaryMode::Constant &&
-          consumeIf(TokenKind::l_paren)) {
-        bool negative = consumeIf(TokenKind::minus);
-        if (!tok.is(TokenKind::integer) && !tok.is(TokenKind::number)) {
-          errorExpected("the constant's value, a number");
-          return false;
-        }
-        std::string text = tok.spelling.str();
-        type.padding = (negative ? -1 : 1) * std::strtod(text.c_str(), nullptr);
-        consume();
-        if (!expect(TokenKind::r_paren, "')' after the constant's value"))
-          return false;
-      }
-      type.boundaryRange = {modeStart, previous.getEndLoc()};
-    }
+    if (!parseBoundary(type))
+      return false;
   } else {
     std::optional<ScalarType> scalar = parseScalarTypeName(tok.spelling);
     if (!scalar) {
       diags.error(tok.getLoc(),
                   "unknown type '" + tok.spelling +
-                      "'; expected image<...>, f32, i32, bool, u8 or u16",
+                      "'; expected image<...>, nv12, f32, i32, bool, u8 or u16",
                   tok.getRange());
       return false;
     }
@@ -235,6 +215,39 @@ bool Parser::parseType(TypeSpec &type) {
     consume();
   }
   type.range = {start, previous.getEndLoc()};
+  return true;
+}
+
+/// boundary := ('clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number ')')?)?
+/// after an image type; true unless malformed.
+bool Parser::parseBoundary(TypeSpec &type) {
+  if (tok.is(TokenKind::identifier)) {
+    std::optional<BoundaryMode> mode = parseBoundaryModeName(tok.spelling);
+    if (!mode) {
+      diags.error(tok.getLoc(),
+                  "unknown boundary mode '" + tok.spelling +
+                      "'; expected clamp, mirror, wrap or constant(v)",
+                  tok.getRange());
+      return false;
+    }
+    type.boundary = *mode;
+    llvm::SMLoc modeStart = tok.getLoc();
+    consume();
+    if (*mode == BoundaryMode::Constant &&
+        consumeIf(TokenKind::l_paren)) {
+      bool negative = consumeIf(TokenKind::minus);
+      if (!tok.is(TokenKind::integer) && !tok.is(TokenKind::number)) {
+        errorExpected("the constant's value, a number");
+        return false;
+      }
+      std::string text = tok.spelling.str();
+      type.padding = (negative ? -1 : 1) * std::strtod(text.c_str(), nullptr);
+      consume();
+      if (!expect(TokenKind::r_paren, "')' after the constant's value"))
+        return false;
+    }
+    type.boundaryRange = {modeStart, previous.getEndLoc()};
+  }
   return true;
 }
 

@@ -235,6 +235,18 @@ private:
 
   void checkOutput() {
     const TypeSpec &output = kernel.output;
+    if (!kernel.params.empty() && output.isImage && !output.channels &&
+        kernel.params[kernel.sizeSource].type.isNv12)
+      diags.error(output.range.Start,
+                  "an output sized by the NV12 frame '" +
+                      kernel.params[kernel.sizeSource].name +
+                      "' must fix its channel count, e.g. image<u8, 3>",
+                  output.range);
+    if (output.isNv12)
+      diags.error(output.range.Start,
+                  "a kernel's output is an image<...>; NV12 is an input "
+                  "format",
+                  output.range);
     if (output.boundary != BoundaryMode::None)
       diags.error(output.boundaryRange.Start,
                   "a boundary mode belongs to an input image, not to the "
@@ -425,7 +437,7 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases({"u8_sat", "min", "max", "sum", "clamp", "abs", "image",
+        .Cases({"u8_sat", "min", "max", "sum", "clamp", "abs", "image", "nv12",
                 "select",
                 "sqrt", "exp", "log", "pow", "sin", "cos", "tan", "atan2",
                 "floor", "ceil", "round", "lerp", "sample", "bilinear",
@@ -1001,6 +1013,13 @@ private:
       return false;
     }
     call.imageParam = paramIndex;
+    if (image->type.isNv12) {
+      diags.error(call.args.front()->getLoc(),
+                  "'sample' of an NV12 frame is not supported; sample an "
+                  "image<...>",
+                  call.args.front()->getRange());
+      return false;
+    }
     if (call.args.size() == 4 && image->type.channels != 1) {
       diags.error(call.getLoc(),
                   "'sample' of '" + image->name +
@@ -1065,6 +1084,8 @@ private:
     call.imageParam = paramIndex;
     // The boundary: the access's own (`img.mirror(...)`), else the image's.
     call.boundary = image.type.boundary;
+    if (image.type.isNv12)
+      return checkNv12Read(call, image, func);
     if (!call.method.empty()) {
       std::optional<BoundaryMode> mode = parseBoundaryModeName(call.method);
       if (!mode) {
@@ -1137,6 +1158,87 @@ private:
     return true;
   }
 
+  /// `frame.y(x, y)` (the full-size luma plane) and `frame.uv(x, y, c)`
+  /// (the half-size plane of U, c = 0, and V, c = 1) of an NV12 frame.
+  /// Without the frame's boundary mode, a read must be `frame.y(x, y)` or
+  /// `frame.uv(x / 2, y / 2, 0 or 1)` at `out`'s own coordinates.
+  bool checkNv12Read(CallExpr &call, const Param &frame, const FuncDef *func) {
+    if (call.method != "y" && call.method != "uv") {
+      diags.error(call.getLoc(),
+                  "an NV12 frame is read by plane: '" + frame.name +
+                      ".y(x, y)' or '" + frame.name + ".uv(x, y, c)'",
+                  call.getRange());
+      return false;
+    }
+    call.plane = call.method == "uv" ? 1 : 0;
+    size_t want = call.plane ? 3 : 2;
+    if (call.args.size() != want) {
+      diags.error(call.getLoc(),
+                  "'" + frame.name + "." + call.method + "' takes " +
+                      (call.plane ? "(x, y, c)" : "(x, y)") + ", but " +
+                      llvm::Twine(call.args.size()) + " coordinate" +
+                      (call.args.size() == 1 ? " was" : "s were") + " given",
+                  call.getRange());
+      return false;
+    }
+    bool ok = true;
+    for (ExprPtr &arg : call.args) {
+      if (!checkExpr(*arg, func)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(arg->type)) {
+        diags.error(arg->getLoc(),
+                    "image coordinates are integers, but this one is " +
+                        getScalarTypeName(arg->type),
+                    arg->getRange());
+        ok = false;
+      }
+    }
+    if (!ok)
+      return false;
+    call.type = ScalarType::U8;
+    if (call.boundary != BoundaryMode::None)
+      return true;
+
+    // `out`'s coordinate `index`, halved for the UV plane.
+    auto isOwnCoordinate = [&](const Expr &arg, unsigned index) {
+      const Expr *inner = &arg;
+      if (call.plane) {
+        auto *half = llvm::dyn_cast<BinaryExpr>(&arg);
+        auto *two = half ? llvm::dyn_cast<IntLitExpr>(half->rhs.get())
+                         : nullptr;
+        if (!half || half->op != BinaryExpr::Op::Div || !two ||
+            two->value != 2)
+          return false;
+        inner = half->lhs.get();
+      }
+      auto *var = llvm::dyn_cast<VarExpr>(inner);
+      return func && func->name == kOutputFunc && var &&
+             var->binding == VarExpr::Binding::Coordinate &&
+             var->index == index && &frame == &kernel.params[kernel.sizeSource];
+    };
+    for (unsigned i = 0; i < want; ++i) {
+      auto *literal = llvm::dyn_cast<IntLitExpr>(call.args[i].get());
+      bool inside = i == 2 ? literal && (literal->value == 0 ||
+                                         literal->value == 1)
+                           : isOwnCoordinate(*call.args[i], i);
+      if (!inside) {
+        diags.error(call.args[i]->getLoc(),
+                    "this read of '" + frame.name + "." + call.method +
+                        "' may fall outside the plane",
+                    call.args[i]->getRange());
+        diags.note(call.calleeRange.Start,
+                   call.plane ? "read the UV plane at (x / 2, y / 2, 0 or 1), "
+                                "or declare a boundary mode on the frame"
+                              : "read the Y plane at (x, y), or declare a "
+                                "boundary mode on the frame");
+        return false;
+      }
+    }
+    return true;
+  }
+
   bool checkMember(MemberExpr &member) {
     unsigned index = 0;
     const Param *param = findParam(member.base, &index);
@@ -1152,6 +1254,12 @@ private:
       diags.error(member.memberRange.Start,
                   "images have 'width', 'height' and 'channels', not '" +
                       member.member + "'",
+                  member.memberRange);
+      return false;
+    }
+    if (param->type.isNv12 && member.member == "channels") {
+      diags.error(member.memberRange.Start,
+                  "an NV12 frame has planes, not channels",
                   member.memberRange);
       return false;
     }

@@ -392,3 +392,99 @@ TEST_CASE("golden: separable Gaussian blur against a float64 reference") {
     CHECK(compare(output, input).differing > input.size() / 2);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// NV12 to RGB (examples/nv12_to_rgb.arvr)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint8_t clampByte(double v) {
+  return static_cast<uint8_t>(std::nearbyint(std::min(std::max(v, 0.0), 255.0)));
+}
+
+/// The top-left `width` x `height` of an RGB photo as an NV12 frame
+/// (BT.601 limited range; each 2x2 block's chroma is its mean), written to
+/// a temporary file whose name carries the size. Returns the file's path.
+std::string writeNv12(const Image &rgb, int width, int height,
+                      std::vector<uint8_t> &luma,
+                      std::vector<uint8_t> &chroma) {
+  int cw = (width + 1) / 2, ch = (height + 1) / 2;
+  luma.assign(size_t(width) * height, 0);
+  chroma.assign(size_t(cw) * ch * 2, 0);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      double r = rgb.at(x, y, 0), g = rgb.at(x, y, 1), b = rgb.at(x, y, 2);
+      luma[size_t(y) * width + x] =
+          clampByte(16 + 0.257 * r + 0.504 * g + 0.098 * b);
+    }
+  for (int by = 0; by < ch; ++by)
+    for (int bx = 0; bx < cw; ++bx) {
+      double u = 0, v = 0;
+      int n = 0;
+      for (int y = 2 * by; y < std::min(2 * by + 2, height); ++y)
+        for (int x = 2 * bx; x < std::min(2 * bx + 2, width); ++x, ++n) {
+          double r = rgb.at(x, y, 0), g = rgb.at(x, y, 1), b = rgb.at(x, y, 2);
+          u += 128 - 0.148 * r - 0.291 * g + 0.439 * b;
+          v += 128 + 0.439 * r - 0.368 * g - 0.071 * b;
+        }
+      chroma[(size_t(by) * cw + bx) * 2] = clampByte(u / n);
+      chroma[(size_t(by) * cw + bx) * 2 + 1] = clampByte(v / n);
+    }
+  std::string path = tempPath("frame_" + std::to_string(width) + "x" +
+                              std::to_string(height) + ".nv12");
+  FILE *f = std::fopen(path.c_str(), "wb");
+  REQUIRE(f);
+  std::fwrite(luma.data(), 1, luma.size(), f);
+  std::fwrite(chroma.data(), 1, chroma.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+} // namespace
+
+TEST_CASE("golden: NV12 to RGB against the BT.601 formula in float64") {
+  Image photo = readInput("tests/data/baboon.jpg");
+  for (auto [width, height] : {std::pair{512, 512}, std::pair{511, 383}}) {
+    CAPTURE(width);
+    std::vector<uint8_t> luma, chroma;
+    std::string frame = writeNv12(photo, width, height, luma, chroma);
+    std::string out = tempPath("rgb.png");
+    std::string command = kArvrc + " run " + kSourceDir +
+                          "/examples/nv12_to_rgb.arvr -i " + frame + " -o " +
+                          out + " --target cpu > /dev/null";
+    REQUIRE(std::system(command.c_str()) == 0);
+    Image output;
+    std::string error;
+    REQUIRE_MESSAGE(arvrc::readImage(out, 0, output, error), error);
+    REQUIRE(output.width == width);
+    REQUIRE(output.height == height);
+    REQUIRE(output.channels == 3);
+    Image expected = output;
+    int cw = (width + 1) / 2;
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        double l = 1.164 * (luma[size_t(y) * width + x] - 16.0);
+        size_t block = (size_t(y / 2) * cw + x / 2) * 2;
+        double u = chroma[block] - 128.0, v = chroma[block + 1] - 128.0;
+        expected.at(x, y, 0) = clampByte(l + 1.596 * v);
+        expected.at(x, y, 1) = clampByte(l - 0.813 * v - 0.391 * u);
+        expected.at(x, y, 2) = clampByte(l + 2.018 * u);
+      }
+    Difference d = compare(output, expected);
+    CHECK(d.maxAbs <= 1);
+    CHECK(d.differing < expected.size() / 100);
+    // And it looks like the photo it came from (a colour round trip).
+    Image crop = expected;
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < 3; ++c)
+          crop.at(x, y, c) = photo.at(x, y, c);
+    double sum = 0;
+    for (size_t i = 0; i < crop.size(); ++i)
+      sum += std::abs(int(crop.pixels[i]) - int(output.pixels[i]));
+    CHECK(sum / crop.size() < 12.0);
+    unlink(frame.c_str());
+    unlink(out.c_str());
+  }
+}

@@ -51,6 +51,9 @@ std::optional<BoundaryMode> parseBoundaryModeName(llvm::StringRef name);
 /// followed by the image's boundary mode (`mirror`, `constant(0)`, ...).
 struct TypeSpec {
   bool isImage = false;
+  /// `nv12`: a camera frame of two u8 planes, a full-size Y plane and a
+  /// half-size plane of interleaved U, V (`isImage` is set too).
+  bool isNv12 = false;
   ScalarType scalar = ScalarType::F32; ///< The element type of an image.
   int channels = 0;                    ///< Images: 1 to 4, or 0 for generic.
   BoundaryMode boundary = BoundaryMode::None;
@@ -212,6 +215,8 @@ public:
   /// ReadImage, Sample: the boundary mode used (None: provably inside).
   BoundaryMode boundary = BoundaryMode::None;
   bool bilinear = false; ///< Sample: bilinear (else nearest).
+  /// ReadImage of an NV12 frame: the plane read (`frame.y`: 0, `.uv`: 1).
+  unsigned plane = 0;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 

@@ -29,6 +29,7 @@ private:
   bool parseKernel(KernelDecl &kernel);
   bool parseParam(Param &param);
   bool parseType(TypeSpec &type);
+  bool parseBoundary(TypeSpec &type);
   bool parseFunc(FuncDef &func);
   bool parseFuncBlock(FuncDef &func);
   bool parseBinding(Binding &binding, llvm::StringRef what);
