@@ -22,6 +22,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <array>
+#include <cstring>
 #include <deque>
 #include <map>
 

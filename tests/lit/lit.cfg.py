@@ -38,3 +38,10 @@ except OSError:
 import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%arvrc_src", config.arvrc_src_root))
+
+# CUDA's libdevice (exp, sin, ... on the GPU), found as arvrc finds it.
+for root in [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+             "/usr/local/cuda"]:
+    if root and os.path.isdir(os.path.join(root, "nvvm", "libdevice")):
+        config.available_features.add("libdevice")
+        break
