@@ -115,8 +115,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (options.target == Target::Cuda) {
     mlir::arvr::CudaPipelineOptions cuda;
     cuda.chip = options.chip;
-    cuda.cudaPath = options.cudaPath ? *options.cudaPath
-                                     : mlir::arvr::findCudaToolkit();
+    cuda.cudaPath =
+        options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
     mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter);
   } else {
     mlir::arvr::buildCpuPipeline(pm, stopAfter);

@@ -151,10 +151,9 @@ bool arvrc::readNv12(const std::string &path, const std::string &size,
   }
   luma.pixels.resize(luma.size());
   chroma.pixels.resize(chroma.size());
-  bool ok = std::fread(luma.pixels.data(), 1, luma.size(), file) ==
-                luma.size() &&
-            std::fread(chroma.pixels.data(), 1, chroma.size(), file) ==
-                chroma.size();
+  bool ok =
+      std::fread(luma.pixels.data(), 1, luma.size(), file) == luma.size() &&
+      std::fread(chroma.pixels.data(), 1, chroma.size(), file) == chroma.size();
   std::fclose(file);
   if (!ok)
     error = path + ": cannot read the frame";

@@ -32,9 +32,8 @@ using namespace arvrc;
 /// or, after the parameters, an output.
 static std::array<int64_t, 3> imageShape(const Bindings &bindings,
                                          unsigned index) {
-  const Image &image = index < bindings.args.size()
-                           ? bindings.args[index].image
-                           : bindings.output;
+  const Image &image = index < bindings.args.size() ? bindings.args[index].image
+                                                    : bindings.output;
   return {image.height, image.width, image.channels};
 }
 
@@ -83,8 +82,7 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
     descriptorPtrs[i] = &d;
     args.push_back(&descriptorPtrs[i]);
   }
-  if (llvm::Error e =
-          (*engine)->invokePacked("_mlir_ciface_" + kernel, args)) {
+  if (llvm::Error e = (*engine)->invokePacked("_mlir_ciface_" + kernel, args)) {
     error = "cannot run the kernel: " + llvm::toString(std::move(e));
     return false;
   }
@@ -166,8 +164,8 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
   using namespace mlir;
   auto host = module.lookupSymbol<func::FuncOp>(kernel);
   if (!host) {
-    error = "internal compiler error: no host function for kernel '" +
-            kernel + "'";
+    error =
+        "internal compiler error: no host function for kernel '" + kernel + "'";
     return false;
   }
 
@@ -198,8 +196,8 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
   if (launches.empty()) {
-    error = "internal compiler error: kernel '" + kernel +
-            "' has no GPU launch";
+    error =
+        "internal compiler error: kernel '" + kernel + "' has no GPU launch";
     return false;
   }
   for (gpu::LaunchFuncOp launch : launches) {

@@ -394,10 +394,10 @@ int runRun(const RunArgs &args) {
                                                                  : Emit::Llvm))
     return kExitError;
 
-  bool ok = driver
-                ? runOnCuda(compilation.getModule(), kernel->name, *driver, bindings,
-                            error)
-                : runOnCpu(compilation.getModule(), kernel->name, bindings, error);
+  bool ok =
+      driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
+                         bindings, error)
+             : runOnCpu(compilation.getModule(), kernel->name, bindings, error);
   if (!ok)
     return fail(error);
   if (!writeImage(args.output, bindings.output, error))
@@ -525,12 +525,12 @@ int main(int argc, char **argv) {
           {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
-  buildCmd
-      ->add_option("--chip", build.chip, "GPU architecture (default sm_90)")
+  buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)")
       ->check(kChipValidator);
-  buildCmd->add_option("--cuda-path", build.cudaPath,
-                       "CUDA toolkit for libdevice (exp, sin, ... on the "
-                       "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
+  buildCmd->add_option(
+      "--cuda-path", build.cudaPath,
+      "CUDA toolkit for libdevice (exp, sin, ... on the "
+      "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,

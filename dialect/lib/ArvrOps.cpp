@@ -119,8 +119,7 @@ LogicalResult YieldOp::verify() {
              << reduce.getType();
     return success();
   }
-  Type expected =
-      cast<StageOp>(parent).getResult().getType().getScalarType();
+  Type expected = cast<StageOp>(parent).getResult().getType().getScalarType();
   if (getValue().getType() != expected)
     return emitOpError("yields ")
            << getValue().getType() << ", but the stage's elements are "

@@ -30,8 +30,8 @@ void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message,
   llvm::ArrayRef<llvm::SMRange> ranges;
   if (range.isValid())
     ranges = range;
-  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message,
-                         ranges, {}, os.has_colors());
+  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message, ranges,
+                         {}, os.has_colors());
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {

@@ -165,8 +165,7 @@ Token Lexer::lex() {
   case ':':
     return makeToken(TokenKind::colon, start);
   case '.':
-    return makeToken(next('.') ? TokenKind::dot_dot : TokenKind::period,
-                     start);
+    return makeToken(next('.') ? TokenKind::dot_dot : TokenKind::period, start);
   case '+':
     return makeToken(TokenKind::plus, start);
   case '-':

@@ -21,8 +21,8 @@
 
 using namespace mlir;
 using ::arvr::BinaryExpr;
-using ::arvr::BoundaryMode;
 using ::arvr::BoolLitExpr;
+using ::arvr::BoundaryMode;
 using ::arvr::CallExpr;
 using ::arvr::Expr;
 using ::arvr::ExprPtr;
@@ -324,8 +324,7 @@ private:
       // `out`'s: cast the stage's index to i32 once, at the top of the stage.
       OpBuilder::InsertionGuard guard(builder);
       Value index = coordinates[var.index];
-      builder.setInsertionPointToStart(
-          cast<BlockArgument>(index).getOwner());
+      builder.setInsertionPointToStart(cast<BlockArgument>(index).getOwner());
       coordinate = arith::IndexCastOp::create(builder, index.getLoc(),
                                               builder.getI32Type(), index);
     }
@@ -355,19 +354,19 @@ private:
   Value genReduce(const ::arvr::ReduceExpr &reduce, Location l) {
     Value lo = toI32(genExpr(*reduce.lo), reduce.lo->type, l);
     Value hi = toI32(genExpr(*reduce.hi), reduce.hi->type, l);
-    mlir::arvr::ReductionKind kind =
-        reduce.op == ::arvr::ReduceExpr::Op::Sum ? mlir::arvr::ReductionKind::sum
-        : reduce.op == ::arvr::ReduceExpr::Op::Min
-            ? mlir::arvr::ReductionKind::min
-            : mlir::arvr::ReductionKind::max;
+    mlir::arvr::ReductionKind kind = reduce.op == ::arvr::ReduceExpr::Op::Sum
+                                         ? mlir::arvr::ReductionKind::sum
+                                     : reduce.op == ::arvr::ReduceExpr::Op::Min
+                                         ? mlir::arvr::ReductionKind::min
+                                         : mlir::arvr::ReductionKind::max;
     auto op = mlir::arvr::ReduceOp::create(
         builder, l, getScalarType(reduce.type), kind, lo, hi);
     OpBuilder::InsertionGuard guard(builder);
     Block *body =
         builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
     reduceVars.push_back(body->getArgument(0));
-    Value term = convert(genExpr(*reduce.body), reduce.body->type,
-                         reduce.type, loc(reduce.body->getLoc()));
+    Value term = convert(genExpr(*reduce.body), reduce.body->type, reduce.type,
+                         loc(reduce.body->getLoc()));
     YieldOp::create(builder, l, term);
     reduceVars.pop_back();
     return op.getResult();
@@ -636,8 +635,8 @@ private:
       indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
     auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
     return AccessOp::create(builder, l, param(call.imageParam, call.plane),
-                            indices[0],
-                            indices[1], indices[2], boundary, padding);
+                            indices[0], indices[1], indices[2], boundary,
+                            padding);
   }
 
   /// sample(img, u, v[, c], mode): the image's boundary applies.
@@ -653,11 +652,11 @@ private:
       c = arith::ConstantIndexOp::create(builder, l, 0);
     }
     auto [boundary, padding] = getBoundary(call.imageParam, call.boundary);
-    return SampleOp::create(
-        builder, l, builder.getF32Type(), param(call.imageParam), u, v, c,
-        call.bilinear ? mlir::arvr::Interpolation::bilinear
-                      : mlir::arvr::Interpolation::nearest,
-        boundary, padding);
+    return SampleOp::create(builder, l, builder.getF32Type(),
+                            param(call.imageParam), u, v, c,
+                            call.bilinear ? mlir::arvr::Interpolation::bilinear
+                                          : mlir::arvr::Interpolation::nearest,
+                            boundary, padding);
   }
 
   /// The kernel argument of parameter `index` (of `plane` for NV12).

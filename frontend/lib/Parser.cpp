@@ -218,8 +218,8 @@ bool Parser::parseType(TypeSpec &type) {
   return true;
 }
 
-/// boundary := ('clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number ')')?)?
-/// after an image type; true unless malformed.
+/// boundary := ('clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number
+/// ')')?)? after an image type; true unless malformed.
 bool Parser::parseBoundary(TypeSpec &type) {
   if (tok.is(TokenKind::identifier)) {
     std::optional<BoundaryMode> mode = parseBoundaryModeName(tok.spelling);
@@ -233,8 +233,7 @@ bool Parser::parseBoundary(TypeSpec &type) {
     type.boundary = *mode;
     llvm::SMLoc modeStart = tok.getLoc();
     consume();
-    if (*mode == BoundaryMode::Constant &&
-        consumeIf(TokenKind::l_paren)) {
+    if (*mode == BoundaryMode::Constant && consumeIf(TokenKind::l_paren)) {
       bool negative = consumeIf(TokenKind::minus);
       if (!tok.is(TokenKind::integer) && !tok.is(TokenKind::number)) {
         errorExpected("the constant's value, a number");
@@ -279,8 +278,8 @@ bool Parser::parseFunc(FuncDef &func) {
     ok = ok && expect(TokenKind::r_paren, "')' or ',' in the coordinates");
     if (ok && consumeIf(TokenKind::l_brace))
       return parseFuncBlock(func);
-    ok = ok && expect(TokenKind::equal,
-                      "'=' or '{' and the function's definition");
+    ok = ok &&
+         expect(TokenKind::equal, "'=' or '{' and the function's definition");
     if (ok) {
       func.body = parseExpr();
       ok = func.body != nullptr;

@@ -437,11 +437,10 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases({"u8_sat", "min", "max", "sum", "clamp", "abs", "image", "nv12",
-                "select",
-                "sqrt", "exp", "log", "pow", "sin", "cos", "tan", "atan2",
-                "floor", "ceil", "round", "lerp", "sample", "bilinear",
-                "nearest"},
+        .Cases({"u8_sat", "min",   "max",    "sum",    "clamp",    "abs",
+                "image",  "nv12",  "select", "sqrt",   "exp",      "log",
+                "pow",    "sin",   "cos",    "tan",    "atan2",    "floor",
+                "ceil",   "round", "lerp",   "sample", "bilinear", "nearest"},
                true)
         .Default(false);
   }
@@ -538,7 +537,8 @@ private:
           return true;
         }
     if (func)
-      for (size_t i = std::min<size_t>(visibleLets, func->lets.size()); i-- > 0;)
+      for (size_t i = std::min<size_t>(visibleLets, func->lets.size());
+           i-- > 0;)
         if (func->lets[i].name == var.name) {
           var.binding = VarExpr::Binding::Let;
           var.index = i;
@@ -859,8 +859,8 @@ private:
                       llvm::Twine(call.args.size()) +
                       (call.args.size() == 1 ? " was" : " were") + " given",
                   call.getRange());
-      diags.note(callee.nameRange.Start, "'" + callee.name +
-                                             "' is defined here");
+      diags.note(callee.nameRange.Start,
+                 "'" + callee.name + "' is defined here");
       return false;
     }
     if (callee.state == FuncDef::State::Checking) {
@@ -940,8 +940,9 @@ private:
     for (const ReduceExpr *outer : reductions)
       if (outer->var == reduce.var) {
         diags.error(reduce.varRange.Start,
-                    "'" + reduce.var + "' is already the variable of an "
-                                       "enclosing reduction",
+                    "'" + reduce.var +
+                        "' is already the variable of an "
+                        "enclosing reduction",
                     reduce.varRange);
         diags.note(outer->varRange.Start, "bound here");
         ok = false;
@@ -979,8 +980,10 @@ private:
         makeFloat(*arg);
       if (arg->type != ScalarType::F32) {
         diags.error(arg->getLoc(),
-                    "'" + call.callee + "' takes f32 arguments, but this one "
-                    "is " + getScalarTypeName(arg->type),
+                    "'" + call.callee +
+                        "' takes f32 arguments, but this one "
+                        "is " +
+                        getScalarTypeName(arg->type),
                     arg->getRange());
         diags.note(arg->getLoc(), "convert it with f32(...)");
         return false;
@@ -1045,8 +1048,8 @@ private:
       bool isChannel = i == 3;
       if (!isChannel && isIntLiteral(arg))
         makeFloat(arg);
-      bool good = isChannel ? isIntegerType(arg.type)
-                            : arg.type == ScalarType::F32;
+      bool good =
+          isChannel ? isIntegerType(arg.type) : arg.type == ScalarType::F32;
       if (!good) {
         diags.error(arg.getLoc(),
                     llvm::Twine(isChannel ? "the channel of 'sample' is an "
@@ -1206,10 +1209,9 @@ private:
       const Expr *inner = &arg;
       if (call.plane) {
         auto *half = llvm::dyn_cast<BinaryExpr>(&arg);
-        auto *two = half ? llvm::dyn_cast<IntLitExpr>(half->rhs.get())
-                         : nullptr;
-        if (!half || half->op != BinaryExpr::Op::Div || !two ||
-            two->value != 2)
+        auto *two =
+            half ? llvm::dyn_cast<IntLitExpr>(half->rhs.get()) : nullptr;
+        if (!half || half->op != BinaryExpr::Op::Div || !two || two->value != 2)
           return false;
         inner = half->lhs.get();
       }
@@ -1220,9 +1222,9 @@ private:
     };
     for (unsigned i = 0; i < want; ++i) {
       auto *literal = llvm::dyn_cast<IntLitExpr>(call.args[i].get());
-      bool inside = i == 2 ? literal && (literal->value == 0 ||
-                                         literal->value == 1)
-                           : isOwnCoordinate(*call.args[i], i);
+      bool inside =
+          i == 2 ? literal && (literal->value == 0 || literal->value == 1)
+                 : isOwnCoordinate(*call.args[i], i);
       if (!inside) {
         diags.error(call.args[i]->getLoc(),
                     "this read of '" + frame.name + "." + call.method +
@@ -1259,8 +1261,7 @@ private:
     }
     if (param->type.isNv12 && member.member == "channels") {
       diags.error(member.memberRange.Start,
-                  "an NV12 frame has planes, not channels",
-                  member.memberRange);
+                  "an NV12 frame has planes, not channels", member.memberRange);
       return false;
     }
     member.imageParam = index;

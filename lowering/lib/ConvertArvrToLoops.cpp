@@ -202,8 +202,8 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
 
 /// Loads element (x, y, c) of `image` (a memref<H x W x C>) under
 /// `boundary`; `padding` is the value outside for the constant boundary.
-static Value loadWithBoundary(OpBuilder &b, Location loc, Value image,
-                              Value x, Value y, Value c, Boundary boundary,
+static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
+                              Value y, Value c, Boundary boundary,
                               std::optional<TypedAttr> padding) {
   // memref order: (y, x, c).
   SmallVector<Value, 3> indices = {y, x, c};
@@ -216,14 +216,13 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image,
     if (boundary == Boundary::constant) {
       // Read the clamped element, then choose it or the padding.
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value aboveZero = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, indices[dim], zero);
-      Value belowSize = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::slt, indices[dim], size);
+      Value aboveZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              indices[dim], zero);
+      Value belowSize = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              indices[dim], size);
       Value here = arith::AndIOp::create(b, loc, aboveZero, belowSize);
       inside = inside ? arith::AndIOp::create(b, loc, inside, here) : here;
-      indices[dim] =
-          remapIndex(b, loc, indices[dim], size, Boundary::clamp);
+      indices[dim] = remapIndex(b, loc, indices[dim], size, Boundary::clamp);
     } else {
       indices[dim] = remapIndex(b, loc, indices[dim], size, boundary);
     }
@@ -243,9 +242,8 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   matchAndRewrite(AccessOp access, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
-        access, loadWithBoundary(rewriter, access.getLoc(),
-                                 adaptor.getImage(), adaptor.getX(),
-                                 adaptor.getY(), adaptor.getC(),
+        access, loadWithBoundary(rewriter, access.getLoc(), adaptor.getImage(),
+                                 adaptor.getX(), adaptor.getY(), adaptor.getC(),
                                  access.getBoundary(), access.getPadding()));
     return success();
   }
@@ -263,8 +261,8 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
     ImageType imageType = sample.getImage().getType();
     Type f32 = rewriter.getF32Type();
     auto constF32 = [&](float v) -> Value {
-      return arith::ConstantFloatOp::create(rewriter, loc, rewriter.getF32Type(),
-                                            llvm::APFloat(v));
+      return arith::ConstantFloatOp::create(
+          rewriter, loc, rewriter.getF32Type(), llvm::APFloat(v));
     };
     // A whole-numbered f32 as an index, saturated far outside any image
     // (NaN goes to the low end), so the conversion is always defined.
@@ -275,14 +273,13 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
           arith::MinNumFOp::create(rewriter, loc, low, constF32(1073741824.0f));
       Value i32 =
           arith::FPToSIOp::create(rewriter, loc, rewriter.getI32Type(), high);
-      return arith::IndexCastOp::create(rewriter, loc,
-                                        rewriter.getIndexType(), i32);
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        i32);
     };
     auto read = [&](Value x, Value y) -> Value {
-      Value element =
-          loadWithBoundary(rewriter, loc, adaptor.getImage(), x, y,
-                           adaptor.getC(), sample.getBoundary(),
-                           sample.getPadding());
+      Value element = loadWithBoundary(rewriter, loc, adaptor.getImage(), x, y,
+                                       adaptor.getC(), sample.getBoundary(),
+                                       sample.getPadding());
       Type elementType = imageType.getElementType();
       if (elementType.isF32())
         return element;
@@ -352,10 +349,10 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     }
     Value init = arith::ConstantOp::create(rewriter, loc, identity);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value lower =
-        arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getLower());
-    Value upper =
-        arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
+    Value lower = arith::IndexCastOp::create(rewriter, loc, indexType,
+                                             adaptor.getLower());
+    Value upper = arith::IndexCastOp::create(rewriter, loc, indexType,
+                                             adaptor.getUpper());
     Value end = arith::AddIOp::create(rewriter, loc, upper, one);
     auto loop = scf::ForOp::create(
         rewriter, loc, lower, end, one, ValueRange{init},
@@ -377,22 +374,24 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     Value combined;
     switch (reduce.getKind()) {
     case ReductionKind::sum:
-      combined = isFloat ? Value(arith::AddFOp::create(rewriter, loc,
-                                                       accumulator, term))
-                         : Value(arith::AddIOp::create(rewriter, loc,
-                                                       accumulator, term));
+      combined =
+          isFloat
+              ? Value(arith::AddFOp::create(rewriter, loc, accumulator, term))
+              : Value(arith::AddIOp::create(rewriter, loc, accumulator, term));
       break;
     case ReductionKind::min:
-      combined = isFloat ? Value(arith::MinNumFOp::create(rewriter, loc,
-                                                          accumulator, term))
-                         : Value(arith::MinSIOp::create(rewriter, loc,
-                                                        accumulator, term));
+      combined =
+          isFloat
+              ? Value(
+                    arith::MinNumFOp::create(rewriter, loc, accumulator, term))
+              : Value(arith::MinSIOp::create(rewriter, loc, accumulator, term));
       break;
     case ReductionKind::max:
-      combined = isFloat ? Value(arith::MaxNumFOp::create(rewriter, loc,
-                                                          accumulator, term))
-                         : Value(arith::MaxSIOp::create(rewriter, loc,
-                                                        accumulator, term));
+      combined =
+          isFloat
+              ? Value(
+                    arith::MaxNumFOp::create(rewriter, loc, accumulator, term))
+              : Value(arith::MaxSIOp::create(rewriter, loc, accumulator, term));
       break;
     }
     rewriter.modifyOpInPlace(next, [&] { next->setOperands(combined); });
@@ -450,8 +449,8 @@ struct ConvertArvrToLoopsPass
 
 void mlir::arvr::populateArvrToLoopsConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns) {
-  patterns.add<KernelOpLowering, ReturnOpLowering, StageOpLowering,
-               AccessOpLowering, SampleOpLowering, ReduceOpLowering,
-               DimOpLowering>(typeConverter,
-                                                patterns.getContext());
+  patterns
+      .add<KernelOpLowering, ReturnOpLowering, StageOpLowering,
+           AccessOpLowering, SampleOpLowering, ReduceOpLowering, DimOpLowering>(
+          typeConverter, patterns.getContext());
 }

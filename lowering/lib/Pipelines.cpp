@@ -151,13 +151,13 @@ void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
 }
 
 void mlir::arvr::registerArvrPipelines() {
-  PassPipelineRegistration<>(
-      "arvr-cuda-pipeline", "Lower arvr kernels to PTX (sm_90)",
-      [](OpPassManager &pm) {
-        CudaPipelineOptions options;
-        options.cudaPath = findCudaToolkit();
-        buildCudaPipeline(pm, options);
-      });
+  PassPipelineRegistration<>("arvr-cuda-pipeline",
+                             "Lower arvr kernels to PTX (sm_90)",
+                             [](OpPassManager &pm) {
+                               CudaPipelineOptions options;
+                               options.cudaPath = findCudaToolkit();
+                               buildCudaPipeline(pm, options);
+                             });
   PassPipelineRegistration<>("arvr-cpu-pipeline",
                              "Lower arvr kernels to the LLVM dialect",
                              [](OpPassManager &pm) { buildCpuPipeline(pm); });

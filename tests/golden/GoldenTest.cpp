@@ -208,8 +208,8 @@ TEST_CASE("golden: mirror, wrap and constant boundaries") {
           v = input.at(reflect101(sx, input.width),
                        reflect101(sy, input.height), c);
         else if (x < 2 * input.width / 3)
-          v = input.at(wrapIndex(sx, input.width),
-                       wrapIndex(sy, input.height), c);
+          v = input.at(wrapIndex(sx, input.width), wrapIndex(sy, input.height),
+                       c);
         else
           v = static_cast<uint8_t>(readOr(input, sx, sy, c, 200));
         expected.at(x, y, c) = v;
@@ -253,10 +253,9 @@ TEST_CASE("golden: affine warp, bilinear and nearest sampling") {
         float u = a * float(x) + b * float(y) + tx;
         float v = c * float(x) + d * float(y) + ty;
         for (int ch = 0; ch < input.channels; ++ch) {
-          float value =
-              nearest ? readOr(input, int(std::nearbyint(u)),
-                               int(std::nearbyint(v)), ch, 0)
-                      : bilinearZero(input, u, v, ch);
+          float value = nearest ? readOr(input, int(std::nearbyint(u)),
+                                         int(std::nearbyint(v)), ch, 0)
+                                : bilinearZero(input, u, v, ch);
           expected.at(x, y, ch) = saturateU8(value);
         }
       }
@@ -299,8 +298,9 @@ Image undistortReference(const Image &src, double sRed, double sBlue) {
         auto at = [&](double px, double py) {
           return double(readOr(src, int(px), int(py), c, 0));
         };
-        double value = (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x0 + 1, y0)) +
-                       ay * ((1 - ax) * at(x0, y0 + 1) + ax * at(x0 + 1, y0 + 1));
+        double value =
+            (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x0 + 1, y0)) +
+            ay * ((1 - ax) * at(x0, y0 + 1) + ax * at(x0 + 1, y0 + 1));
         out.at(x, y, c) = static_cast<uint8_t>(
             std::nearbyint(std::min(std::max(value, 0.0), 255.0)));
       }
@@ -312,8 +312,8 @@ Image undistortReference(const Image &src, double sRed, double sBlue) {
 TEST_CASE("golden: lens undistortion against a float64 reference") {
   SUBCASE("grey camera frame, no chromatic aberration") {
     Image input = readInput("tests/data/left01.jpg");
-    Image output = runArvrc("examples/lens_undistort.arvr",
-                            "tests/data/left01.jpg", "");
+    Image output =
+        runArvrc("examples/lens_undistort.arvr", "tests/data/left01.jpg", "");
     Difference d = compare(output, undistortReference(input, 1.0, 1.0));
     // The parity bar of kernels.md for an f32 kernel against float64.
     CHECK(d.maxAbs <= 2);
@@ -365,7 +365,8 @@ Image gaussianReference(const Image &src, double sigma, int r) {
       for (int c = 0; c < src.channels; ++c) {
         double acc = 0;
         for (int j = -r; j <= r; ++j)
-          acc += w[j + r] * horizontal[index(x, reflect101(y + j, src.height), c)];
+          acc +=
+              w[j + r] * horizontal[index(x, reflect101(y + j, src.height), c)];
         out.at(x, y, c) = static_cast<uint8_t>(
             std::nearbyint(std::min(std::max(acc, 0.0), 255.0)));
       }
@@ -400,7 +401,8 @@ TEST_CASE("golden: separable Gaussian blur against a float64 reference") {
 namespace {
 
 uint8_t clampByte(double v) {
-  return static_cast<uint8_t>(std::nearbyint(std::min(std::max(v, 0.0), 255.0)));
+  return static_cast<uint8_t>(
+      std::nearbyint(std::min(std::max(v, 0.0), 255.0)));
 }
 
 /// The top-left `width` x `height` of an RGB photo as an NV12 frame

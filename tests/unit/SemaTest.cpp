@@ -255,15 +255,17 @@ TEST_CASE("sema: let, const, select and maths") {
 }
 
 TEST_CASE("sema: functions and reductions") {
-  CHECK(accepts("kernel k(src: image<u8> mirror, r: i32 = 2) -> image<u8> {\n"
-                "  func w(i) = f32(i * i);\n"
-                "  func total() = sum(i in -r..r, w(i));\n"
-                "  func box(x, y, c) = sum(i in -r..r, f32(src(x + i, y, c)));\n"
-                "  func out(x, y, c) = u8_sat(box(x, y, c) / total()\n"
-                "      + f32(min(i in 0..2, max(j in -1..1, i * j)))\n"
-                "      + f32(min(x, 3)));\n}\n"));
+  CHECK(
+      accepts("kernel k(src: image<u8> mirror, r: i32 = 2) -> image<u8> {\n"
+              "  func w(i) = f32(i * i);\n"
+              "  func total() = sum(i in -r..r, w(i));\n"
+              "  func box(x, y, c) = sum(i in -r..r, f32(src(x + i, y, c)));\n"
+              "  func out(x, y, c) = u8_sat(box(x, y, c) / total()\n"
+              "      + f32(min(i in 0..2, max(j in -1..1, i * j)))\n"
+              "      + f32(min(x, 3)));\n}\n"));
   Snippet s("kernel k(src: image<u8> clamp) -> image<u8> {\n"
-            "  func out(x, y, c) = u8(sum(i in 0..src.width / 8, src(x + i, y, c)));\n"
+            "  func out(x, y, c) = u8(sum(i in 0..src.width / 8, src(x + i, y, "
+            "c)));\n"
             "}\n");
   ModuleAST module = s.parse();
   REQUIRE(s.output().empty());
@@ -273,8 +275,7 @@ TEST_CASE("sema: functions and reductions") {
   CHECK(reduce.type == ScalarType::I32);
   auto &read = llvm::cast<CallExpr>(*reduce.body);
   auto &sumX = llvm::cast<BinaryExpr>(*read.args[0]);
-  CHECK(llvm::cast<VarExpr>(*sumX.rhs).binding ==
-        VarExpr::Binding::ReduceVar);
+  CHECK(llvm::cast<VarExpr>(*sumX.rhs).binding == VarExpr::Binding::ReduceVar);
 
   const std::string kernel = "kernel k(src: image<u8> clamp, r: i32 = 2, "
                              "g: f32 = 1.0) -> image<u8> {\n";
@@ -301,17 +302,20 @@ TEST_CASE("sema: functions and reductions") {
   CHECK(rejectsWith(kernel + "  func f(x) = x;\n"
                              "  func out(x, y, c) = u8(f(g));\n}\n",
                     "coordinates are integers, but this one is f32"));
-  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..x, i));\n}\n",
-                    "reduction bounds must be constants, parameters or image "
-                    "sizes, the same at every pixel"));
-  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..g, i));\n}\n",
-                    "reduction bounds are integers, but this one is f32"));
-  CHECK(rejectsWith(kernel +
-                        "  func out(x, y, c) = u8(sum(i in 0..r, sum(i in 0..r, "
-                        "i)));\n}\n",
-                    "'i' is already the variable of an enclosing reduction"));
-  CHECK(rejectsWith(kernel + "  func out(x, y, c) = u8(sum(r in 0..3, r));\n}\n",
-                    "reduction variable 'r' hides the kernel's 'r'"));
+  CHECK(
+      rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..x, i));\n}\n",
+                  "reduction bounds must be constants, parameters or image "
+                  "sizes, the same at every pixel"));
+  CHECK(
+      rejectsWith(kernel + "  func out(x, y, c) = u8(sum(i in 0..g, i));\n}\n",
+                  "reduction bounds are integers, but this one is f32"));
+  CHECK(rejectsWith(
+      kernel + "  func out(x, y, c) = u8(sum(i in 0..r, sum(i in 0..r, "
+               "i)));\n}\n",
+      "'i' is already the variable of an enclosing reduction"));
+  CHECK(
+      rejectsWith(kernel + "  func out(x, y, c) = u8(sum(r in 0..3, r));\n}\n",
+                  "reduction variable 'r' hides the kernel's 'r'"));
   CHECK(rejectsWith(kernel +
                         "  func out(x, y, c) = u8(sum(i in 0..3, i > 1));\n}\n",
                     "'sum' needs numbers, but this is bool"));
@@ -322,8 +326,9 @@ TEST_CASE("sema: unused parameters are warnings, not errors") {
   s.parse();
   CHECK_FALSE(s.diags.hadError());
   CHECK(s.diags.getNumWarnings() == 2);
-  CHECK(s.output().find("test.arvr:1:26: warning: parameter 'g' is never used") !=
-        std::string::npos);
+  CHECK(
+      s.output().find("test.arvr:1:26: warning: parameter 'g' is never used") !=
+      std::string::npos);
   CHECK(s.output().find("warning: parameter 'n' is never used") !=
         std::string::npos);
   // Used through a sample or a size: no warning.

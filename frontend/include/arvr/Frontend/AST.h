@@ -57,7 +57,7 @@ struct TypeSpec {
   ScalarType scalar = ScalarType::F32; ///< The element type of an image.
   int channels = 0;                    ///< Images: 1 to 4, or 0 for generic.
   BoundaryMode boundary = BoundaryMode::None;
-  double padding = 0;                  ///< The value outside, for constant.
+  double padding = 0; ///< The value outside, for constant.
   llvm::SMRange boundaryRange;
   llvm::SMRange range;
 
@@ -210,7 +210,7 @@ public:
     Sample,    ///< `sample(img, u, v, c, bilinear)`.
     CallFunc,  ///< A `func` of the kernel: `funcIndex`.
   } builtin = Builtin::Unresolved;
-  unsigned funcIndex = 0; ///< CallFunc: the function called.
+  unsigned funcIndex = 0;  ///< CallFunc: the function called.
   unsigned imageParam = 0; ///< ReadImage, Sample: the parameter read.
   /// ReadImage, Sample: the boundary mode used (None: provably inside).
   BoundaryMode boundary = BoundaryMode::None;
@@ -281,8 +281,12 @@ struct FuncDef {
 
   /// Set by Sema: the type of the function's values.
   ScalarType type = ScalarType::I32;
-  enum class State { Unchecked, Checking, Checked, Failed } state =
-      State::Unchecked;
+  enum class State {
+    Unchecked,
+    Checking,
+    Checked,
+    Failed
+  } state = State::Unchecked;
 };
 
 /// `kernel name(params) -> output { funcs }`

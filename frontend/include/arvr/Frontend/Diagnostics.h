@@ -1,8 +1,8 @@
 //===- Diagnostics.h - Located errors for .arvr source ----------*- C++ -*-===//
 //
-// Reports errors, warnings and notes in .arvr text as `file:line:col: error: ...`,
-// with the source line and a caret, through llvm::SourceMgr. Every phase of
-// the frontend reports through one DiagnosticEngine and keeps going, so a
+// Reports errors, warnings and notes in .arvr text as `file:line:col: error:
+// ...`, with the source line and a caret, through llvm::SourceMgr. Every phase
+// of the frontend reports through one DiagnosticEngine and keeps going, so a
 // user sees all the mistakes of a file at once.
 //
 //===----------------------------------------------------------------------===//

@@ -45,8 +45,8 @@ enum class TokenKind {
   colon,
   period,
   dot_dot, // ..
-  arrow, // ->
-  equal, // =
+  arrow,   // ->
+  equal,   // =
   plus,
   minus,
   star,
