@@ -837,20 +837,7 @@ private:
     FuncDef &callee = kernel.funcs[index];
     call.builtin = CallExpr::Builtin::CallFunc;
     call.funcIndex = index;
-    bool ok = true;
-    for (ExprPtr &arg : call.args) {
-      if (!checkExpr(*arg, caller)) {
-        ok = false;
-        continue;
-      }
-      if (!isIntegerType(arg->type)) {
-        diags.error(arg->getLoc(),
-                    "coordinates are integers, but this one is " +
-                        getScalarTypeName(arg->type),
-                    arg->getRange());
-        ok = false;
-      }
-    }
+    bool ok = checkCoordinates(call.args, caller);
     if (call.args.size() != callee.vars.size()) {
       diags.error(call.getLoc(),
                   "'" + callee.name + "' takes " +
@@ -877,6 +864,25 @@ private:
       return false;
     call.type = callee.type;
     return true;
+  }
+
+  /// Checks the coordinates of a read or a call: integers, each reported.
+  bool checkCoordinates(std::vector<ExprPtr> &args, const FuncDef *func) {
+    bool ok = true;
+    for (ExprPtr &arg : args) {
+      if (!checkExpr(*arg, func)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(arg->type)) {
+        diags.error(arg->getLoc(),
+                    "coordinates are integers, but this one is " +
+                        getScalarTypeName(arg->type),
+                    arg->getRange());
+        ok = false;
+      }
+    }
+    return ok;
   }
 
   /// True when `expr` is the same at every point: literals, constants,
@@ -1110,21 +1116,7 @@ private:
                   call.getRange());
       return false;
     }
-    bool ok = true;
-    for (ExprPtr &arg : call.args) {
-      if (!checkExpr(*arg, func)) {
-        ok = false;
-        continue;
-      }
-      if (!isIntegerType(arg->type)) {
-        diags.error(arg->getLoc(),
-                    "image coordinates are integers, but this one is " +
-                        getScalarTypeName(arg->type),
-                    arg->getRange());
-        ok = false;
-      }
-    }
-    if (!ok)
+    if (!checkCoordinates(call.args, func))
       return false;
     call.type = image.type.scalar;
     if (call.boundary != BoundaryMode::None)
@@ -1184,21 +1176,7 @@ private:
                   call.getRange());
       return false;
     }
-    bool ok = true;
-    for (ExprPtr &arg : call.args) {
-      if (!checkExpr(*arg, func)) {
-        ok = false;
-        continue;
-      }
-      if (!isIntegerType(arg->type)) {
-        diags.error(arg->getLoc(),
-                    "image coordinates are integers, but this one is " +
-                        getScalarTypeName(arg->type),
-                    arg->getRange());
-        ok = false;
-      }
-    }
-    if (!ok)
+    if (!checkCoordinates(call.args, func))
       return false;
     call.type = ScalarType::U8;
     if (call.boundary != BoundaryMode::None)

@@ -91,7 +91,7 @@ TEST_CASE("sema: type errors") {
   CHECK(rejectsWith(kernelWith("u8(!n)"), "'!' needs a bool operand"));
   CHECK(rejectsWith(kernelWith("u8(n && true)"), "'&&' needs bool operands"));
   CHECK(rejectsWith(kernelWith("src.clamp(g, y, c)"),
-                    "image coordinates are integers, but this one is f32"));
+                    "coordinates are integers, but this one is f32"));
   CHECK(rejectsWith(kernelWith("u8(src)"), "image 'src' must be read at "
                                            "coordinates"));
   CHECK(rejectsWith(kernelWith("u8(3000000000)"), "does not fit in i32"));
