@@ -113,6 +113,12 @@ LogicalResult StageOp::verify() {
 LogicalResult YieldOp::verify() {
   Operation *parent = (*this)->getParentOp();
   if (auto reduce = dyn_cast<ReduceOp>(parent)) {
+    if (reduce.getKind() == ReductionKind::argmin) {
+      if (!isa<IntegerType, FloatType>(getValue().getType()))
+        return emitOpError("argmin compares numbers, not ")
+               << getValue().getType();
+      return success();
+    }
     if (getValue().getType() != reduce.getType())
       return emitOpError("yields ")
              << getValue().getType() << ", but the reduction computes "
@@ -138,6 +144,8 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("region must take the reduction variable as one i32");
   if (!isa<YieldOp>(body.getTerminator()))
     return emitOpError("region must end in 'arvr.yield'");
+  if (getKind() == ReductionKind::argmin && !getType().isSignlessInteger(32))
+    return emitOpError("argmin gives an i32 index, not ") << getType();
   return success();
 }
 

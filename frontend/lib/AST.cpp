@@ -110,6 +110,8 @@ llvm::StringRef ReduceExpr::getName(Op op) {
     return "min";
   case Op::Max:
     return "max";
+  case Op::Argmin:
+    return "argmin";
   }
   llvm_unreachable("unknown reduction");
 }

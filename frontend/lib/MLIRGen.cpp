@@ -354,18 +354,32 @@ private:
   Value genReduce(const ::arvr::ReduceExpr &reduce, Location l) {
     Value lo = toI32(genExpr(*reduce.lo), reduce.lo->type, l);
     Value hi = toI32(genExpr(*reduce.hi), reduce.hi->type, l);
-    mlir::arvr::ReductionKind kind = reduce.op == ::arvr::ReduceExpr::Op::Sum
-                                         ? mlir::arvr::ReductionKind::sum
-                                     : reduce.op == ::arvr::ReduceExpr::Op::Min
-                                         ? mlir::arvr::ReductionKind::min
-                                         : mlir::arvr::ReductionKind::max;
+    mlir::arvr::ReductionKind kind;
+    switch (reduce.op) {
+    case ::arvr::ReduceExpr::Op::Sum:
+      kind = mlir::arvr::ReductionKind::sum;
+      break;
+    case ::arvr::ReduceExpr::Op::Min:
+      kind = mlir::arvr::ReductionKind::min;
+      break;
+    case ::arvr::ReduceExpr::Op::Max:
+      kind = mlir::arvr::ReductionKind::max;
+      break;
+    case ::arvr::ReduceExpr::Op::Argmin:
+      kind = mlir::arvr::ReductionKind::argmin;
+      break;
+    }
     auto op = mlir::arvr::ReduceOp::create(
         builder, l, getScalarType(reduce.type), kind, lo, hi);
     OpBuilder::InsertionGuard guard(builder);
     Block *body =
         builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
     reduceVars.push_back(body->getArgument(0));
-    Value term = convert(genExpr(*reduce.body), reduce.body->type, reduce.type,
+    // Terms are i32 or f32: the result's type, or for argmin the terms'.
+    ScalarType termType = reduce.body->type == ScalarType::F32
+                              ? ScalarType::F32
+                              : ScalarType::I32;
+    Value term = convert(genExpr(*reduce.body), reduce.body->type, termType,
                          loc(reduce.body->getLoc()));
     YieldOp::create(builder, l, term);
     reduceVars.pop_back();

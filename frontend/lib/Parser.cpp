@@ -437,7 +437,8 @@ ExprPtr Parser::parseUnary() {
   return parsePrimary();
 }
 
-/// reduction := ('sum' | 'min' | 'max') '(' identifier 'in' expr '..' expr
+/// reduction := ('sum' | 'min' | 'max' | 'argmin') '(' identifier 'in' expr
+///              '..' expr
 ///              ',' expr ')'
 /// (called with the name and the variable already parsed, at 'in').
 ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
@@ -462,7 +463,8 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
     return nullptr;
   ReduceExpr::Op op = name == "sum"   ? ReduceExpr::Op::Sum
                       : name == "min" ? ReduceExpr::Op::Min
-                                      : ReduceExpr::Op::Max;
+                      : name == "max" ? ReduceExpr::Op::Max
+                                      : ReduceExpr::Op::Argmin;
   return std::make_unique<ReduceExpr>(
       llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
       variable->getRange(), std::move(lo), std::move(hi), std::move(body));
@@ -537,7 +539,7 @@ ExprPtr Parser::parsePrimary() {
     if (tok.is(TokenKind::l_paren)) {
       std::vector<ExprPtr> args;
       llvm::SMLoc end;
-      if (name == "sum" || name == "min" || name == "max") {
+      if (name == "sum" || name == "min" || name == "max" || name == "argmin") {
         // A reduction, `sum(i in lo..hi, expr)`, or the call `min(a, b)`.
         consume(); // '('
         ExprPtr first = parseExpr();

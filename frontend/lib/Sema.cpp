@@ -972,8 +972,11 @@ private:
                   reduce.body->getRange());
       return false;
     }
-    reduce.type = reduce.body->type == ScalarType::F32 ? ScalarType::F32
-                                                       : ScalarType::I32;
+    // argmin gives the index; the others a value of the terms' type.
+    reduce.type = reduce.op != ReduceExpr::Op::Argmin &&
+                          reduce.body->type == ScalarType::F32
+                      ? ScalarType::F32
+                      : ScalarType::I32;
     return true;
   }
 

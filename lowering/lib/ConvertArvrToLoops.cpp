@@ -320,6 +320,9 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
+static LogicalResult lowerArgmin(ReduceOp reduce, ReduceOp::Adaptor adaptor,
+                                 ConversionPatternRewriter &rewriter);
+
 /// arvr.reduce -> scf.for from lower to upper (included), carrying the
 /// accumulator, which starts at the combination's identity.
 struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
@@ -328,6 +331,8 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
   LogicalResult
   matchAndRewrite(ReduceOp reduce, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (reduce.getKind() == ReductionKind::argmin)
+      return lowerArgmin(reduce, adaptor, rewriter);
     Location loc = reduce.getLoc();
     Type type = reduce.getType();
     bool isFloat = type.isF32();
@@ -346,6 +351,8 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
       identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(-INFINITY))
                          : TypedAttr(rewriter.getI32IntegerAttr(INT32_MIN));
       break;
+    case ReductionKind::argmin:
+      llvm_unreachable("argmin is lowered apart");
     }
     Value init = arith::ConstantOp::create(rewriter, loc, identity);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -393,6 +400,8 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
                     arith::MaxNumFOp::create(rewriter, loc, accumulator, term))
               : Value(arith::MaxSIOp::create(rewriter, loc, accumulator, term));
       break;
+    case ReductionKind::argmin:
+      llvm_unreachable("argmin is lowered apart");
     }
     rewriter.modifyOpInPlace(next, [&] { next->setOperands(combined); });
     rewriter.eraseOp(yield);
@@ -400,6 +409,60 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     return success();
   }
 };
+
+/// argmin: scf.for carrying the smallest value so far and its index; a
+/// later i replaces them only when strictly smaller (the first wins).
+static LogicalResult lowerArgmin(ReduceOp reduce, ReduceOp::Adaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = reduce.getLoc();
+  Block &body = reduce.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  Type termType = yield.getValue().getType();
+  bool isFloat = termType.isF32();
+  TypedAttr largest =
+      isFloat
+          ? TypedAttr(rewriter.getF32FloatAttr(INFINITY))
+          : TypedAttr(rewriter.getIntegerAttr(
+                termType,
+                APInt::getSignedMaxValue(termType.getIntOrFloatBitWidth())));
+  Value initValue = arith::ConstantOp::create(rewriter, loc, largest);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Type indexType = rewriter.getIndexType();
+  Value lower =
+      arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getLower());
+  Value upper =
+      arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
+  Value end = arith::AddIOp::create(rewriter, loc, upper, one);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, lower, end, one, ValueRange{initValue, adaptor.getLower()},
+      [](OpBuilder &b, Location l, Value, ValueRange best) {
+        scf::YieldOp::create(b, l, best);
+      });
+  auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  rewriter.setInsertionPoint(next);
+  Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                       loop.getInductionVar());
+  Value term = yield.getValue();
+  rewriter.inlineBlockBefore(&body, next, ValueRange{i});
+  rewriter.setInsertionPoint(next);
+  Value bestValue = loop.getRegionIterArgs()[0];
+  Value bestIndex = loop.getRegionIterArgs()[1];
+  Value smaller =
+      isFloat ? Value(arith::CmpFOp::create(
+                    rewriter, loc, arith::CmpFPredicate::OLT, term, bestValue))
+              : Value(arith::CmpIOp::create(
+                    rewriter, loc, arith::CmpIPredicate::slt, term, bestValue));
+  Value newValue =
+      arith::SelectOp::create(rewriter, loc, smaller, term, bestValue);
+  Value newIndex =
+      arith::SelectOp::create(rewriter, loc, smaller, i, bestIndex);
+  rewriter.modifyOpInPlace(next, [&] {
+    next->setOperands(ValueRange{newValue, newIndex});
+  });
+  rewriter.eraseOp(yield);
+  rewriter.replaceOp(reduce, loop.getResult(1));
+  return success();
+}
 
 /// arvr.dim -> memref.dim.
 struct DimOpLowering : public OpConversionPattern<DimOp> {

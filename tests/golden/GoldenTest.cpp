@@ -490,3 +490,26 @@ TEST_CASE("golden: NV12 to RGB against the BT.601 formula in float64") {
     unlink(out.c_str());
   }
 }
+
+TEST_CASE("golden: argmin reductions pick the first smallest term") {
+  Image input = readInput("tests/data/baboon.jpg");
+  Image output =
+      runArvrc("tests/golden/argmin.arvr", "tests/data/baboon.jpg", "-p r=4");
+  const int r = 4;
+  Image expected = input;
+  for (int y = 0; y < input.height; ++y)
+    for (int x = 0; x < input.width; ++x)
+      for (int c = 0; c < input.channels; ++c) {
+        int best = r + 1, bestValue = INT32_MAX;
+        for (int i = -r; i <= r; ++i) {
+          int sx = std::min(std::max(x + i, 0), input.width - 1);
+          int value = std::abs(int(input.at(sx, y, c)) - 128);
+          if (value < bestValue) {
+            bestValue = value;
+            best = i;
+          }
+        }
+        expected.at(x, y, c) = static_cast<uint8_t>((best + r) * 30);
+      }
+  CHECK(compare(output, expected).maxAbs == 0);
+}

@@ -273,6 +273,20 @@ TEST_CASE("sema: functions and reductions") {
   auto &reduce = llvm::cast<ReduceExpr>(*cast.args[0]);
   CHECK(reduce.op == ReduceExpr::Op::Sum);
   CHECK(reduce.type == ScalarType::I32);
+  {
+    // argmin over f32 terms is an i32 index.
+    Snippet t(
+        "kernel k(src: image<u8> clamp) -> image<u8> {\n"
+        "  func out(x, y, c) = u8(argmin(i in 0..3, f32(src(x + i, y, c)) "
+        "* 0.5));\n}\n");
+    ModuleAST m = t.parse();
+    REQUIRE_FALSE(t.diags.hadError());
+    auto &arg = llvm::cast<ReduceExpr>(
+        *llvm::cast<CallExpr>(*m.kernels[0].funcs[0].body).args[0]);
+    CHECK(arg.op == ReduceExpr::Op::Argmin);
+    CHECK(arg.type == ScalarType::I32);
+    CHECK(arg.body->type == ScalarType::F32);
+  }
   auto &read = llvm::cast<CallExpr>(*reduce.body);
   auto &sumX = llvm::cast<BinaryExpr>(*read.args[0]);
   CHECK(llvm::cast<VarExpr>(*sumX.rhs).binding == VarExpr::Binding::ReduceVar);

@@ -1,6 +1,6 @@
 // convert-arvr-to-loops: a reduction becomes an scf.for from lower to
 // upper + 1 carrying the accumulator, which starts at the identity.
-// RUN: arvr-opt %s --convert-arvr-to-loops --cse | FileCheck %s
+// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --cse | FileCheck %s
 
 // CHECK-LABEL: func.func @reduce
 // CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[R:[^:]+]]: i32
@@ -48,4 +48,34 @@ arvr.kernel @reduce(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 1> {
   }
   // CHECK-NOT: arvr.
   arvr.return %out : !arvr.image<f32, 1>
+}
+
+// -----
+
+// argmin: the smallest term so far and its index; strictly smaller wins.
+// CHECK-LABEL: func.func @argmin
+// CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[R:[^:]+]]: i32
+// CHECK: %[[BIG:.+]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[R2:.+]]:2 = scf.for %[[IV:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[BEST:.+]] = %[[BIG]], %[[AT:.+]] = %[[LO:.+]]) -> (f32, i32) {
+// CHECK: %[[I:.+]] = arith.index_cast %[[IV]] : index to i32
+// CHECK: %[[T:.+]] = arith.sitofp %[[I]] : i32 to f32
+// CHECK: %[[LT:.+]] = arith.cmpf olt, %[[T]], %[[BEST]] : f32
+// CHECK: %[[V:.+]] = arith.select %[[LT]], %[[T]], %[[BEST]] : f32
+// CHECK: %[[N:.+]] = arith.select %[[LT]], %[[I]], %[[AT]] : i32
+// CHECK: scf.yield %[[V]], %[[N]] : f32, i32
+arvr.kernel @argmin(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<i32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<i32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %neg = arith.constant -2 : i32
+    %a = arvr.reduce argmin %neg to %r : i32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    arvr.yield %a : i32
+  }
+  arvr.return %out : !arvr.image<i32, 1>
 }

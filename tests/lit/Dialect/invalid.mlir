@@ -188,3 +188,21 @@ arvr.kernel @reduce_type(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8,
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @argmin_type(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.reduce' op argmin gives an i32 index, not 'f32'}}
+    %s = arvr.reduce argmin %n to %n : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    %t = arith.fptosi %s : f32 to i8
+    arvr.yield %t : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}

@@ -108,6 +108,12 @@ arvr.kernel @reductions(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 
       %f = arith.sitofp %m : i32 to f32
       arvr.yield %f : f32
     }
+    // CHECK: arvr.reduce argmin %{{.+}} to %{{.+}} : i32
+    %am = arvr.reduce argmin %zero to %r : i32 {
+    ^bb0(%k2: i32):
+      %g2 = arith.sitofp %k2 : i32 to f32
+      arvr.yield %g2 : f32
+    }
     // CHECK: arvr.reduce min
     %n = arvr.reduce min %zero to %r : f32 {
     ^bb0(%k: i32):

@@ -151,13 +151,15 @@ def Arvr_YieldOp : Arvr_Op<"yield", [Pure,
 
 def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
                                        RecursivelySpeculatable]> {
-  let summary = "a bounded reduction (sum, min, max) over an integer range";
+  let summary = "a bounded reduction (sum, min, max, argmin) over a range";
   let description = [{
     Combines the values its region yields for each integer `i` from `lower`
-    to `upper`, both included: their sum, minimum or maximum. The region
-    takes `i` (an `i32`) and ends in `arvr.yield` of the result's type. An
-    empty range (`upper < lower`) gives the identity of the combination
-    (0, the largest value, the smallest value).
+    to `upper`, both included: their sum, minimum or maximum, or (argmin)
+    the first `i` whose value is the smallest. The region takes `i` (an
+    `i32`) and ends in `arvr.yield` of the result's type (for argmin, of
+    any number type; the result is the `i32` index). An empty range
+    (`upper < lower`) gives the identity of the combination (0, the largest
+    value, the smallest value), or `lower` for argmin.
 
     ```mlir
     %s = arvr.reduce sum %lo to %hi : f32 {

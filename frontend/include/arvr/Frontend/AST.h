@@ -220,11 +220,11 @@ public:
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 
-/// `sum(i in lo..hi, body)`, `min(...)`, `max(...)`: a bounded reduction
-/// over the integers lo to hi, both included.
+/// `sum(i in lo..hi, body)`, `min(...)`, `max(...)`, `argmin(...)`: a
+/// bounded reduction over the integers lo to hi, both included.
 class ReduceExpr : public Expr {
 public:
-  enum class Op { Sum, Min, Max };
+  enum class Op { Sum, Min, Max, Argmin };
   ReduceExpr(llvm::SMRange range, Op op, std::string var,
              llvm::SMRange varRange, ExprPtr lo, ExprPtr hi, ExprPtr body)
       : Expr(Kind::Reduce, range), op(op), var(std::move(var)),
