@@ -19,6 +19,7 @@
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <array>
@@ -101,14 +102,40 @@ class HostEvaluator {
 public:
   HostEvaluator(const Bindings &bindings) : bindings(bindings) {}
 
+  /// The value of an integer (or index) SSA value of the host function,
+  /// computed from the bound scalars and image sizes; nullopt for anything
+  /// else, which the caller reports as a compiler error.
   std::optional<int64_t> evaluate(mlir::Value value) {
-    using namespace mlir;
-    Operation *op = value.getDefiningOp();
-    if (!op)
+    std::optional<int64_t> result = compute(value);
+    if (!result)
       return std::nullopt;
+    // Wrap to the value's width, as the generated code would.
+    unsigned width = value.getType().isIndex()
+                         ? 64
+                         : value.getType().getIntOrFloatBitWidth();
+    if (width == 1)
+      return *result & 1;
+    if (width < 64)
+      return llvm::SignExtend64(static_cast<uint64_t>(*result), width);
+    return result;
+  }
+
+private:
+  std::optional<int64_t> compute(mlir::Value value) {
+    using namespace mlir;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      // A scalar parameter.
+      unsigned index = arg.getArgNumber();
+      if (index >= bindings.args.size() || bindings.args[index].isImage ||
+          !arg.getType().isInteger())
+        return std::nullopt;
+      return arg.getType().isInteger(1) ? bindings.args[index].scalar.boolean
+                                        : bindings.args[index].scalar.i32;
+    }
+    Operation *op = value.getDefiningOp();
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
-        return integer.getInt();
+        return integer.getValue().getSExtValue();
       return std::nullopt;
     }
     if (auto dim = dyn_cast<memref::DimOp>(op)) {
@@ -118,30 +145,74 @@ public:
         return std::nullopt;
       return imageShape(bindings, arg.getArgNumber())[*index];
     }
-    if (auto cast = dyn_cast<arith::IndexCastOp>(op))
-      return evaluate(cast.getIn());
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+      return evaluate(op->getOperand(0));
+    if (isa<arith::ExtUIOp>(op)) {
+      std::optional<int64_t> in = evaluate(op->getOperand(0));
+      unsigned width = op->getOperand(0).getType().getIntOrFloatBitWidth();
+      if (!in)
+        return std::nullopt;
+      return width >= 64 ? *in : *in & ((int64_t(1) << width) - 1);
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      std::optional<int64_t> cond = evaluate(select.getCondition());
+      if (!cond)
+        return std::nullopt;
+      return evaluate(*cond ? select.getTrueValue() : select.getFalseValue());
+    }
     if (op->getNumOperands() != 2)
       return std::nullopt;
     std::optional<int64_t> a = evaluate(op->getOperand(0));
     std::optional<int64_t> b = evaluate(op->getOperand(1));
     if (!a || !b)
       return std::nullopt;
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq:
+        return *a == *b;
+      case arith::CmpIPredicate::ne:
+        return *a != *b;
+      case arith::CmpIPredicate::slt:
+        return *a < *b;
+      case arith::CmpIPredicate::sle:
+        return *a <= *b;
+      case arith::CmpIPredicate::sgt:
+        return *a > *b;
+      case arith::CmpIPredicate::sge:
+        return *a >= *b;
+      default:
+        return std::nullopt;
+      }
+    }
     if (isa<arith::AddIOp>(op))
       return *a + *b;
     if (isa<arith::SubIOp>(op))
       return *a - *b;
     if (isa<arith::MulIOp>(op))
       return *a * *b;
+    if (isa<arith::AndIOp>(op))
+      return *a & *b;
+    if (isa<arith::OrIOp>(op))
+      return *a | *b;
+    if (isa<arith::XOrIOp>(op))
+      return *a ^ *b;
+    if (isa<arith::MinSIOp>(op))
+      return std::min(*a, *b);
+    if (isa<arith::MaxSIOp>(op))
+      return std::max(*a, *b);
     if (*b == 0)
       return std::nullopt;
-    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
-      return (*a + *b - 1) / *b;
-    if (isa<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(op))
+    if (isa<arith::CeilDivSIOp>(op))
+      return *a / *b + ((*a % *b != 0) && ((*a < 0) == (*b < 0)));
+    if (isa<arith::FloorDivSIOp>(op))
+      return *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)));
+    if (isa<arith::DivSIOp>(op))
       return *a / *b;
+    if (isa<arith::RemSIOp>(op))
+      return *a % *b;
     return std::nullopt;
   }
 
-private:
   const Bindings &bindings;
 };
 

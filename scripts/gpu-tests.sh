@@ -35,6 +35,7 @@ cases=(
   "examples/gaussian_blur.arvr|"
   "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
   "tests/golden/argmin.arvr|-p r=4"
+  "tests/golden/downscale.arvr|-p k=3"
   "examples/nv12_to_rgb.arvr||tests/data/pattern_1x1.nv12 tests/data/pattern_7x3.nv12 tests/data/pattern_641x479.nv12"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png

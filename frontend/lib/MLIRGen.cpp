@@ -229,11 +229,23 @@ private:
     currentKernel = &kernel;
     params = entry->getArguments();
 
-    // The output has the size of its size-source image.
+    // The output has the size written after its type, or else the size of
+    // its size-source image.
     Location outLoc = loc(out->nameRange.Start);
     Value source = param(kernel.sizeSource);
-    Value width = DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
-    Value height = DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
+    Value width, height;
+    if (kernel.outputWidth) {
+      auto toIndex = [&](const Expr &size) -> Value {
+        Location l = loc(size.getLoc());
+        return arith::IndexCastOp::create(builder, l, builder.getIndexType(),
+                                          toI32(genExpr(size), size.type, l));
+      };
+      width = toIndex(*kernel.outputWidth);
+      height = toIndex(*kernel.outputHeight);
+    } else {
+      width = DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
+      height = DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
+    }
     Value channels = kernel.output.channels
                          ? Value(arith::ConstantIndexOp::create(
                                builder, outLoc, kernel.output.channels))

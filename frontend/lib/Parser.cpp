@@ -69,7 +69,7 @@ ModuleAST Parser::parseModule() {
 }
 
 /// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' type
-///           '{' ('const' binding | func)* '}'
+///           ('[' expr ',' expr ']')? '{' ('const' binding | func)* '}'
 bool Parser::parseKernel(KernelDecl &kernel) {
   consume(); // 'kernel'
   kernel.nameRange = tok.getRange();
@@ -96,6 +96,14 @@ bool Parser::parseKernel(KernelDecl &kernel) {
   ok = ok && expect(TokenKind::r_paren, "')' or ',' in the parameter list");
   ok = ok && expect(TokenKind::arrow, "'->' and the output type");
   ok = ok && parseType(kernel.output);
+  if (ok && consumeIf(TokenKind::l_square)) {
+    kernel.outputWidth = parseExpr();
+    ok = kernel.outputWidth && expect(TokenKind::comma, "',' and the height");
+    if (ok)
+      kernel.outputHeight = parseExpr();
+    ok = ok && kernel.outputHeight &&
+         expect(TokenKind::r_square, "']' after the output's size");
+  }
   if (!ok) {
     // Resynchronise at the body, if there is one.
     while (!tok.is(TokenKind::eof) && !tok.is(TokenKind::l_brace) &&

@@ -34,6 +34,7 @@ public:
     checkParams();
     checkOutput();
     checkConsts();
+    checkOutputSize();
     checkFuncs();
     warnUnusedParams();
   }
@@ -75,6 +76,10 @@ public:
       for (const Binding &let : func.lets)
         visit(*let.value);
       visit(*func.body);
+    }
+    if (kernel.outputWidth) {
+      visit(*kernel.outputWidth);
+      visit(*kernel.outputHeight);
     }
     for (auto [index, param] : llvm::enumerate(kernel.params))
       if (!used[index])
@@ -171,7 +176,9 @@ private:
                   param.defaultValue->getRange());
       return;
     }
+    checkingDefault = true;
     checkExpr(*param.defaultValue, /*func=*/nullptr);
+    checkingDefault = false;
     if (want == ScalarType::F32)
       makeFloat(*param.defaultValue);
   }
@@ -199,6 +206,30 @@ private:
                   "the constant " + formatNumber(v) + " is not a " +
                       getScalarTypeName(type.scalar) + " value",
                   type.boundaryRange);
+  }
+
+  /// `-> image<...>[w, h]`: integers the same at every pixel. Reads are
+  /// then proved in range only if the size is the size source's own.
+  void checkOutputSize() {
+    if (!kernel.outputWidth)
+      return;
+    const char *names[] = {"width", "height"};
+    Expr *sizes[] = {kernel.outputWidth.get(), kernel.outputHeight.get()};
+    for (int i = 0; i < 2; ++i) {
+      Expr &size = *sizes[i];
+      if (!checkExpr(size, /*func=*/nullptr))
+        continue;
+      if (!isIntegerType(size.type) || !isUniform(size))
+        diags.error(size.getLoc(),
+                    llvm::Twine("the output's ") + names[i] +
+                        " must be an integer made of constants, parameters "
+                        "and image sizes",
+                    size.getRange());
+      auto *member = llvm::dyn_cast<MemberExpr>(&size);
+      if (!member || member->imageParam != kernel.sizeSource ||
+          member->member != names[i])
+        sizedAsSource = false;
+    }
   }
 
   /// `const name = literal;`: typed like the literal.
@@ -561,7 +592,7 @@ private:
                     var.getRange());
         return false;
       }
-      if (!func) {
+      if (checkingDefault) {
         diags.error(var.getLoc(), "a default value cannot use parameters",
                     var.getRange());
         return false;
@@ -1136,7 +1167,8 @@ private:
       auto *var = llvm::dyn_cast<VarExpr>(arg.get());
       bool inside = func && func->name == kOutputFunc && var &&
                     var->binding == VarExpr::Binding::Coordinate &&
-                    var->index == i && paramIndex == kernel.sizeSource;
+                    var->index == i && paramIndex == kernel.sizeSource &&
+                    (i == 2 || sizedAsSource);
       // A generic output has the size source's channels; a fixed one needs
       // an image with at least as many.
       if (inside && i == 2 && kernel.output.channels)
@@ -1199,7 +1231,8 @@ private:
       auto *var = llvm::dyn_cast<VarExpr>(inner);
       return func && func->name == kOutputFunc && var &&
              var->binding == VarExpr::Binding::Coordinate &&
-             var->index == index && &frame == &kernel.params[kernel.sizeSource];
+             var->index == index && sizedAsSource &&
+             &frame == &kernel.params[kernel.sizeSource];
     };
     for (unsigned i = 0; i < want; ++i) {
       auto *literal = llvm::dyn_cast<IntLitExpr>(call.args[i].get());
@@ -1256,6 +1289,10 @@ private:
   size_t visibleLets = 0;
   /// The reductions enclosing the expression being checked, outermost first.
   std::vector<const ReduceExpr *> reductions;
+  /// The output has the size of the size source (no `[w, h]`, or its own).
+  bool sizedAsSource = true;
+  /// Checking a parameter's default value (which is a literal).
+  bool checkingDefault = false;
 };
 
 } // namespace

@@ -513,3 +513,24 @@ TEST_CASE("golden: argmin reductions pick the first smallest term") {
       }
   CHECK(compare(output, expected).maxAbs == 0);
 }
+
+TEST_CASE("golden: an output size written after the type") {
+  Image input = readInput("tests/data/baboon.jpg");
+  const int k = 3;
+  Image output = runArvrc("tests/golden/downscale.arvr",
+                          "tests/data/baboon.jpg", "-p k=3");
+  REQUIRE(output.width == (input.width + k - 1) / k);
+  REQUIRE(output.height == (input.height + k - 1) / k);
+  Image expected = output;
+  for (int y = 0; y < output.height; ++y)
+    for (int x = 0; x < output.width; ++x)
+      for (int c = 0; c < input.channels; ++c) {
+        int total = 0;
+        for (int i = 0; i < k; ++i)
+          for (int j = 0; j < k; ++j)
+            total += input.at(std::min(x * k + i, input.width - 1),
+                              std::min(y * k + j, input.height - 1), c);
+        expected.at(x, y, c) = saturateU8(float(total) / float(k * k));
+      }
+  CHECK(compare(output, expected).maxAbs == 0);
+}

@@ -352,3 +352,21 @@ TEST_CASE("sema: unused parameters are warnings, not errors") {
   t.parse();
   CHECK(t.diags.getNumWarnings() == 0);
 }
+
+TEST_CASE("sema: output sizes") {
+  CHECK(accepts("kernel k(src: image<u8> clamp, f: i32 = 2) -> "
+                "image<u8>[src.width / f, max(src.height - 1, 1)] {\n"
+                "  func out(x, y, c) = src(x * f, y, c);\n}\n"));
+  // The size source's own size keeps plain reads provably in range.
+  CHECK(
+      accepts("kernel k(src: image<u8>) -> image<u8>[src.width, src.height] {\n"
+              "  func out(x, y, c) = src(x, y, c);\n}\n"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> image<u8>[src.width / 2, "
+                    "src.height] {\n  func out(x, y, c) = src(x, y, c);\n}\n",
+                    "this read of 'src' may fall outside the image"));
+  CHECK(rejectsWith(
+      "kernel k(src: image<u8>, g: f32 = 1.0) -> image<u8>[g, 2] {\n"
+      "  func out(x, y, c) = src.clamp(x, y, c);\n}\n",
+      "the output's width must be an integer made of constants, "
+      "parameters and image sizes"));
+}

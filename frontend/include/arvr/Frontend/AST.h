@@ -295,6 +295,9 @@ struct KernelDecl {
   llvm::SMRange nameRange;
   std::vector<Param> params;
   TypeSpec output;
+  /// `-> image<u8>[w, h]`: the output's size, i32 expressions the same at
+  /// every pixel; null for the size of the first image.
+  ExprPtr outputWidth, outputHeight;
   std::vector<Binding> consts; ///< Literals, possibly negated.
   std::vector<FuncDef> funcs;
   /// Set by Sema: the image parameter whose size the output takes.
