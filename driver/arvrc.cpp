@@ -521,8 +521,9 @@ int runRun(const RunArgs &args) {
 
 struct CompareArgs {
   std::string a, b;
-  int maxAbs = -1;     ///< Fail when the largest difference exceeds this.
-  double minPsnr = -1; ///< Fail when the PSNR is below this (dB).
+  int maxAbs = -1;        ///< Fail when the largest difference exceeds this.
+  double minPsnr = -1;    ///< Fail when the PSNR is below this (dB).
+  double minWithin1 = -1; ///< Fail when fewer % of values are within 1.
 };
 
 int runCompare(const CompareArgs &args) {
@@ -560,6 +561,12 @@ int runCompare(const CompareArgs &args) {
   if (args.maxAbs >= 0 && maxAbs > args.maxAbs) {
     llvm::errs() << "error: max abs diff " << maxAbs << " exceeds "
                  << args.maxAbs << "\n";
+    ok = false;
+  }
+  if (args.minWithin1 >= 0 && 100 * withinOne / n < args.minWithin1) {
+    llvm::errs() << llvm::format("error: %.3f%% of values are within 1, "
+                                 "fewer than %.3f%%\n",
+                                 100 * withinOne / n, args.minWithin1);
     ok = false;
   }
   if (args.minPsnr >= 0 && psnr < args.minPsnr) {
@@ -684,6 +691,8 @@ int main(int argc, char **argv) {
                          "Fail (exit 1) if any value differs by more");
   compareCmd->add_option("--min-psnr", compare.minPsnr,
                          "Fail (exit 1) if the PSNR is lower (dB)");
+  compareCmd->add_option("--min-within1", compare.minWithin1,
+                         "Fail (exit 1) if fewer % of values are within 1");
   compareCmd->footer("Example:\n  arvrc compare cpu.png gpu.png --max-abs 1");
 
   CLI::App *infoCmd = app.add_subcommand(

@@ -88,5 +88,33 @@ for entry in "${cases[@]}"; do
     rm -f "$out/$name-memcheck.png"
   done
 done
+# Parity with OpenCV on the GPU, at the bars of tests/lit/Parity/opencv.test.
+golden="$src/tests/data/golden"
+parity=(
+  "examples/lens_undistort.arvr||left01.png|undistort-left01.png|--max-abs 2 --min-within1 99.5 --min-psnr 50"
+  "examples/gaussian_blur.arvr|-p radius=2 -p sigma=1|baboon.png|gauss-r2-s1.0.png|--max-abs 1 --min-psnr 60"
+  "examples/gaussian_blur.arvr|-p radius=4 -p sigma=2|baboon.png|gauss-r4-s2.0.png|--max-abs 1 --min-psnr 60"
+  "examples/gaussian_blur.arvr|-p radius=7 -p sigma=3.5|baboon.png|gauss-r7-s3.5.png|--max-abs 1 --min-psnr 60"
+  "examples/nv12_to_rgb.arvr||baboon_512x512.nv12|nv12-rgb.png|--max-abs 1 --min-psnr 60"
+)
+if [ -d "$golden" ]; then
+  echo "OpenCV parity on the GPU:"
+  for entry in "${parity[@]}"; do
+    IFS='|' read -r kernel params input reference bars <<<"$entry"
+    runs=$((runs + 1))
+    gpu="$out/parity-$runs.png"
+    # shellcheck disable=SC2086
+    if "$arvrc" run "$src/$kernel" -i "$golden/$input" -o "$gpu" --target cuda $params >/dev/null 2>"$out/parity-$runs.err" &&
+       report=$("$arvrc" compare "$gpu" "$golden/$reference" $bars 2>&1); then
+      result="meets the bars"
+    else
+      result="FAILS"
+      failures=$((failures + 1))
+    fi
+    echo "  $(basename "$kernel") ${params:-defaults} vs $reference: $result:" \
+      "$(echo "${report:-$(cat "$out/parity-$runs.err")}" | tr '\n' ';' | tr -s ' ')"
+    report=""
+  done
+fi
 echo "$runs runs, $failures failed"
 [ "$failures" -eq 0 ]
