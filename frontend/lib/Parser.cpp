@@ -445,9 +445,9 @@ ExprPtr Parser::parseUnary() {
   return parsePrimary();
 }
 
-/// reduction := ('sum' | 'min' | 'max' | 'argmin') '(' identifier 'in' expr
-///              '..' expr
-///              ',' expr ')'
+/// reduction := ('sum' | 'min' | 'max' | 'argmin') '(' range ','
+///              (range ',')? expr ')'
+/// range := identifier 'in' expr '..' expr
 /// (called with the name and the variable already parsed, at 'in').
 ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
                                ExprPtr var) {
@@ -467,8 +467,23 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   if (!hi || !expect(TokenKind::comma, "',' and the reduced expression"))
     return nullptr;
   ExprPtr body = parseExpr();
-  if (!body || !expect(TokenKind::r_paren, "')' to end the reduction"))
+  if (!body)
     return nullptr;
+  // A second range, `sum(i in a..b, j in c..d, expr)`: the same reduction
+  // over j inside the one over i.
+  if (tok.is(TokenKind::kw_in)) {
+    if (name == "argmin") {
+      diags.error(tok.getLoc(), "'argmin' takes one range",
+                  tok.getRange());
+      return nullptr;
+    }
+    body = parseReduction(start, name, std::move(body));
+    if (!body)
+      return nullptr;
+    // The inner call consumed the ')'.
+  } else if (!expect(TokenKind::r_paren, "')' to end the reduction")) {
+    return nullptr;
+  }
   ReduceExpr::Op op = name == "sum"   ? ReduceExpr::Op::Sum
                       : name == "min" ? ReduceExpr::Op::Min
                       : name == "max" ? ReduceExpr::Op::Max
