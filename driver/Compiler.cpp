@@ -90,7 +90,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   // the .arvr line and a caret.
   mlir::SourceMgrDiagnosticHandler handler(impl->sourceMgr, &impl->context,
                                            llvm::errs());
-  impl->module = arvr::mlirGen(impl->context, impl->ast, impl->sourceMgr);
+  if (!impl->module)
+    impl->module = arvr::mlirGen(impl->context, impl->ast, impl->sourceMgr);
   if (!impl->module)
     return false;
   if (stage <= Emit::Arvr)

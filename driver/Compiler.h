@@ -44,8 +44,9 @@ public:
   bool load(const std::string &path);
   /// Lexes, parses and checks; false if any error was reported.
   bool parse();
-  /// MLIRGen, then the pipeline for `options.target` up to `stage`
-  /// (Arvr: no lowering). False if an error was reported.
+  /// MLIRGen (once), then the pipeline for `options.target` up to `stage`
+  /// (Arvr: no lowering). False if an error was reported. Lowering from
+  /// Arvr may follow a call that stopped there.
   bool lower(const CompileOptions &options, Emit stage);
 
   void printTokens(llvm::raw_ostream &os);

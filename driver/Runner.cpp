@@ -12,6 +12,8 @@
 
 #include "Runner.h"
 
+#include "arvr/Dialect/ArvrDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -145,6 +147,20 @@ private:
         return std::nullopt;
       return imageShape(bindings, arg.getArgNumber())[*index];
     }
+    if (auto dim = dyn_cast<arvr::DimOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(dim.getImage());
+      if (!arg)
+        return std::nullopt;
+      auto shape = imageShape(bindings, arg.getArgNumber());
+      switch (dim.getDim()) {
+      case arvr::Dim::width:
+        return shape[1];
+      case arvr::Dim::height:
+        return shape[0];
+      case arvr::Dim::channels:
+        return shape[2];
+      }
+    }
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
       return evaluate(op->getOperand(0));
     if (isa<arith::ExtUIOp>(op)) {
@@ -228,6 +244,28 @@ struct DeviceBuffers {
 };
 
 } // namespace
+
+std::optional<std::array<int64_t, 3>>
+arvrc::evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
+                          const Bindings &bindings) {
+  auto op = module.lookupSymbol<mlir::arvr::KernelOp>(kernel);
+  if (!op || op.getBody().empty())
+    return std::nullopt;
+  auto ret = llvm::dyn_cast<mlir::arvr::ReturnOp>(
+      op.getBody().front().getTerminator());
+  auto stage = ret && ret.getNumOperands() == 1
+                   ? ret.getOperand(0).getDefiningOp<mlir::arvr::StageOp>()
+                   : mlir::arvr::StageOp();
+  if (!stage)
+    return std::nullopt;
+  HostEvaluator evaluator(bindings);
+  std::optional<int64_t> width = evaluator.evaluate(stage.getWidth());
+  std::optional<int64_t> height = evaluator.evaluate(stage.getHeight());
+  std::optional<int64_t> channels = evaluator.evaluate(stage.getChannels());
+  if (!width || !height || !channels)
+    return std::nullopt;
+  return std::array<int64_t, 3>{*width, *height, *channels};
+}
 
 bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
                       CudaDriver &driver, Bindings &bindings,

@@ -15,6 +15,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,14 @@ struct Bindings {
   std::vector<ArgValue> args;
   Image output; ///< Sized by the caller; filled by the run.
 };
+
+/// The size (width, height, channels) of the output of the kernel named
+/// `kernel`, in a module still in the arvr dialect, for the images and
+/// scalars bound: the sizes of its output stage, evaluated. nullopt if they
+/// cannot be evaluated (a compiler error).
+std::optional<std::array<int64_t, 3>>
+evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
+                   const Bindings &bindings);
 
 /// Runs the kernel named `kernel` from a module lowered by the CPU pipeline.
 bool runOnCpu(mlir::ModuleOp module, const std::string &kernel,

@@ -247,90 +247,8 @@ void evaluateDefault(const arvr::Param &param, ArgValue &value) {
     value.scalar.boolean = number != 0;
 }
 
-/// The value of an output size expression (Sema made sure it uses only
-/// literals, constants, scalar parameters and image sizes), with the
-/// language's integer rules (floored division, x / 0 == 0).
-std::optional<int64_t> evaluateSize(const arvr::Expr &expr,
-                                    const arvr::KernelDecl &kernel,
-                                    const Bindings &bindings,
-                                    const std::vector<size_t> &firstArg) {
-  auto eval = [&](const arvr::Expr &e) {
-    return evaluateSize(e, kernel, bindings, firstArg);
-  };
-  if (auto *lit = llvm::dyn_cast<arvr::IntLitExpr>(&expr))
-    return lit->value;
-  if (auto *var = llvm::dyn_cast<arvr::VarExpr>(&expr)) {
-    if (var->binding == arvr::VarExpr::Binding::Const)
-      return eval(*kernel.consts[var->index].value);
-    if (var->binding == arvr::VarExpr::Binding::Param)
-      return bindings.args[firstArg[var->index]].scalar.i32;
-    return std::nullopt;
-  }
-  if (auto *member = llvm::dyn_cast<arvr::MemberExpr>(&expr)) {
-    const Image &image = bindings.args[firstArg[member->imageParam]].image;
-    return member->member == "width"    ? image.width
-           : member->member == "height" ? image.height
-                                        : image.channels;
-  }
-  if (auto *unary = llvm::dyn_cast<arvr::UnaryExpr>(&expr)) {
-    std::optional<int64_t> v = eval(*unary->operand);
-    return v ? std::optional<int64_t>(-*v) : std::nullopt;
-  }
-  if (auto *binary = llvm::dyn_cast<arvr::BinaryExpr>(&expr)) {
-    std::optional<int64_t> a = eval(*binary->lhs), b = eval(*binary->rhs);
-    if (!a || !b)
-      return std::nullopt;
-    using Op = arvr::BinaryExpr::Op;
-    switch (binary->op) {
-    case Op::Add:
-      return *a + *b;
-    case Op::Sub:
-      return *a - *b;
-    case Op::Mul:
-      return *a * *b;
-    case Op::Div:
-      if (*b == 0)
-        return 0;
-      return *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)));
-    case Op::Rem: {
-      if (*b == 0)
-        return 0;
-      int64_t r = *a % *b;
-      return r != 0 && ((r < 0) != (*b < 0)) ? r + *b : r;
-    }
-    default:
-      return std::nullopt;
-    }
-  }
-  if (auto *call = llvm::dyn_cast<arvr::CallExpr>(&expr)) {
-    std::vector<int64_t> args;
-    for (const arvr::ExprPtr &arg : call->args) {
-      std::optional<int64_t> v = eval(*arg);
-      if (!v)
-        return std::nullopt;
-      args.push_back(*v);
-    }
-    using Builtin = arvr::CallExpr::Builtin;
-    switch (call->builtin) {
-    case Builtin::CastI32:
-      return args[0];
-    case Builtin::Min:
-      return std::min(args[0], args[1]);
-    case Builtin::Max:
-      return std::max(args[0], args[1]);
-    case Builtin::Clamp:
-      return std::min(std::max(args[0], args[1]), args[2]);
-    case Builtin::Abs:
-      return std::abs(args[0]);
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
 /// Binds images (in parameter order) and scalars (defaults, overridden by
-/// --param) to `kernel`'s parameters, and sizes the output.
+/// --param) to `kernel`'s parameters.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
                 Bindings &bindings, std::string &error) {
   std::vector<std::string> imageNames;
@@ -381,9 +299,7 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
   // Arguments in the lowered kernel's order: one per parameter, two (its
   // planes) per NV12 frame.
   size_t nextImage = 0;
-  std::vector<size_t> firstArg;
   for (const arvr::Param &param : kernel.params) {
-    firstArg.push_back(bindings.args.size());
     if (param.type.isNv12) {
       const std::string &path = args.images[nextImage++];
       ArgValue luma, chroma;
@@ -425,34 +341,6 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
             ", but image files hold u8 pixels";
     return false;
   }
-  // The size written after the output's type, or the size of the first
-  // image (an NV12 frame's: its Y plane's).
-  const Image &source = bindings.args[firstArg[kernel.sizeSource]].image;
-  bindings.output.width = source.width;
-  bindings.output.height = source.height;
-  if (kernel.outputWidth) {
-    std::optional<int64_t> width =
-        evaluateSize(*kernel.outputWidth, kernel, bindings, firstArg);
-    std::optional<int64_t> height =
-        evaluateSize(*kernel.outputHeight, kernel, bindings, firstArg);
-    if (!width || !height) {
-      error = "internal compiler error: cannot compute the output's size";
-      return false;
-    }
-    if (*width < 1 || *height < 1 || *width > kMaxImageSide ||
-        *height > kMaxImageSide) {
-      error = "the output of '" + kernel.name + "' would be " +
-              std::to_string(*width) + "x" + std::to_string(*height) +
-              ", outside 1 to " + std::to_string(kMaxImageSide) +
-              " pixels a side";
-      return false;
-    }
-    bindings.output.width = static_cast<int>(*width);
-    bindings.output.height = static_cast<int>(*height);
-  }
-  bindings.output.channels =
-      kernel.output.channels ? kernel.output.channels : source.channels;
-  bindings.output.pixels.assign(bindings.output.size(), 0);
   return true;
 }
 
@@ -493,6 +381,25 @@ int runRun(const RunArgs &args) {
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
   options.cudaPath = usableCudaPath(args.cudaPath);
+  // The output's size: the kernel's own arithmetic on the bound inputs.
+  if (!compilation.lower(options, Emit::Arvr))
+    return kExitError;
+  std::optional<std::array<int64_t, 3>> size =
+      evaluateOutputSize(compilation.getModule(), kernel->name, bindings);
+  if (!size)
+    return fail("internal compiler error: cannot compute the output's size");
+  auto [width, height, channels] = *size;
+  if (width < 1 || height < 1 || width > kMaxImageSide ||
+      height > kMaxImageSide)
+    return fail("the output of '" + kernel->name + "' would be " +
+                std::to_string(width) + "x" + std::to_string(height) +
+                ", outside 1 to " + std::to_string(kMaxImageSide) +
+                " pixels a side");
+  bindings.output.width = static_cast<int>(width);
+  bindings.output.height = static_cast<int>(height);
+  bindings.output.channels = static_cast<int>(channels);
+  bindings.output.pixels.assign(bindings.output.size(), 0);
+
   if (!compilation.lower(options, options.target == Target::Cuda ? Emit::Ptx
                                                                  : Emit::Llvm))
     return kExitError;
