@@ -157,6 +157,17 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
   auto type = getImage().getType();
   if (getDim() == Dim::channels && type.hasStaticChannels())
     return IntegerAttr::get(IndexType::get(getContext()), type.getChannels());
+  // The size of a stage's image is the size it was defined with.
+  if (auto stage = getImage().getDefiningOp<StageOp>()) {
+    switch (getDim()) {
+    case Dim::width:
+      return stage.getWidth();
+    case Dim::height:
+      return stage.getHeight();
+    case Dim::channels:
+      return stage.getChannels();
+    }
+  }
   return {};
 }
 

@@ -251,7 +251,8 @@ def Arvr_DimOp : Arvr_Op<"dim", [Pure]> {
   let summary = "the width, height or channel count of an image";
   let description = [{
     Returns one size of an image as an `index`. The channel count of an
-    image with static channels folds to a constant.
+    image with static channels folds to a constant, and a size of a stage's
+    image to the size the stage was defined with.
 
     ```mlir
     %w = arvr.dim %src width : !arvr.image<ui8, 3>
