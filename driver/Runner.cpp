@@ -28,6 +28,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <thread>
 
 using namespace arvrc;
 
@@ -85,10 +86,32 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
     descriptorPtrs[i] = &d;
     args.push_back(&descriptorPtrs[i]);
   }
-  if (llvm::Error e = (*engine)->invokePacked("_mlir_ciface_" + kernel, args)) {
-    error = "cannot run the kernel: " + llvm::toString(std::move(e));
-    return false;
+  // The rows split in bands, one per thread (arvr-cpu-row-bands gave the
+  // kernel its two trailing row arguments).
+  int64_t rows = bindings.output.height;
+  int64_t threads = std::max<int64_t>(
+      1, std::min<int64_t>(std::thread::hardware_concurrency(), rows));
+  std::vector<std::array<int64_t, 2>> bands(threads);
+  std::vector<std::string> errors(threads);
+  std::vector<std::thread> workers;
+  for (int64_t t = 0; t < threads; ++t) {
+    bands[t] = {rows * t / threads, rows * (t + 1) / threads};
+    workers.emplace_back([&, t] {
+      std::vector<void *> bandArgs = args;
+      bandArgs.push_back(&bands[t][0]);
+      bandArgs.push_back(&bands[t][1]);
+      if (llvm::Error e =
+              (*engine)->invokePacked("_mlir_ciface_" + kernel, bandArgs))
+        errors[t] = llvm::toString(std::move(e));
+    });
   }
+  for (std::thread &worker : workers)
+    worker.join();
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = "cannot run the kernel: " + e;
+      return false;
+    }
   return true;
 }
 

@@ -95,8 +95,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
 }
 
 void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
-  // 1. arvr -> scf.parallel over memrefs.
+  // 1. arvr -> scf.parallel over memrefs, each kernel computing the band
+  //    of rows its caller (one thread of the runner) asks for.
   pm.addPass(createConvertArvrToLoops());
+  pm.addPass(createArvrCpuRowBands());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)
     return;

@@ -1,5 +1,6 @@
-// The CPU pipeline: the same loops, lowered to the LLVM dialect with a
-// C-interface wrapper for the ExecutionEngine.
+// The CPU pipeline: the same loops, computing a band of rows given by two
+// trailing arguments, lowered to the LLVM dialect with a C-interface
+// wrapper for the ExecutionEngine.
 // RUN: arvr-opt %s --arvr-cpu-pipeline | FileCheck %s
 
 // CHECK-LABEL: llvm.func @invert(
@@ -7,7 +8,7 @@
 // CHECK: llvm.xor
 // CHECK: llvm.store
 // CHECK-LABEL: llvm.func @_mlir_ciface_invert(
-// CHECK-SAME: %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {arvr.output = 0 : i64})
+// CHECK-SAME: %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {arvr.output = 0 : i64}, %{{.+}}: i64 {arvr.name = "row_begin"}, %{{.+}}: i64 {arvr.name = "row_end"})
 // CHECK: llvm.call @invert(
 // CHECK-NOT: arvr.
 // CHECK-NOT: scf.

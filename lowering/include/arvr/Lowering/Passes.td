@@ -52,6 +52,21 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrCpuRowBands : Pass<"arvr-cpu-row-bands", "::mlir::ModuleOp"> {
+  let summary = "Let each CPU kernel compute a band of output rows";
+  let description = [{
+    Appends two `index` arguments, `row_begin` and `row_end`, to every
+    kernel function (those marked `llvm.emit_c_interface`) and narrows the
+    row range of its outermost `scf.parallel` (over `(y, x)`) to
+    `[max(0, row_begin), min(height, row_end))`. The CPU runner then calls
+    the function from several threads with disjoint bands, whose union is
+    the whole image. Valid while each kernel's loops write only their own
+    rows, as the single-stage kernels of convert-arvr-to-loops do.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Replace libdevice calls that PTX does in one instruction";
   let description = [{
