@@ -473,8 +473,7 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   // over j inside the one over i.
   if (tok.is(TokenKind::kw_in)) {
     if (name == "argmin") {
-      diags.error(tok.getLoc(), "'argmin' takes one range",
-                  tok.getRange());
+      diags.error(tok.getLoc(), "'argmin' takes one range", tok.getRange());
       return nullptr;
     }
     body = parseReduction(start, name, std::move(body));
