@@ -19,7 +19,7 @@
 
 namespace arvrc {
 
-/// Device memory, freed when the owner goes away.
+/// A device address (CUdeviceptr).
 using DevicePtr = unsigned long long;
 
 class CudaDriver {

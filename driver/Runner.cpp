@@ -1,12 +1,14 @@
 //===- Runner.cpp - Running a compiled kernel on images -------------------===//
 //
 // Both targets take the kernel's function in destination-passing style,
-// `(params..., outputs...)`, with every image as a memref<H x W x C> in
-// row-major order. The CPU runner calls its C interface; the CUDA runner
-// reads the host function the pipeline left beside the gpu.binary: each
-// gpu.launch_func names a kernel, its grid and block (index arithmetic on
-// image sizes, evaluated here) and its arguments (parameters, buffers and
-// sizes), which become the kernel's parameter list.
+// `(args..., outputs...)`, with every image as a memref<H x W x C> in
+// row-major order. The CPU runner calls its C interface from one thread per
+// band of rows (two trailing row arguments); the CUDA runner reads the host
+// function the pipeline left beside the gpu.binary: each gpu.launch_func
+// names a kernel, its grid and block (integer arithmetic on scalars and
+// image sizes, evaluated here by HostEvaluator, which also sizes outputs
+// from the arvr IR) and its arguments, which become the kernel's parameter
+// list.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +34,8 @@
 
 using namespace arvrc;
 
-/// The (height, width, channels) of function argument `index`: a parameter
-/// or, after the parameters, an output.
+/// The (height, width, channels) of kernel argument `index`: a bound
+/// argument or, after them, the output.
 static std::array<int64_t, 3> imageShape(const Bindings &bindings,
                                          unsigned index) {
   const Image &image = index < bindings.args.size() ? bindings.args[index].image
