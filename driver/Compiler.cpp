@@ -35,6 +35,7 @@ struct Compilation::Impl {
   arvr::ModuleAST ast;
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::OwningOpRef<mlir::ModuleOp> arvrModule; ///< Before lowering.
 };
 
 Compilation::Compilation() : impl(std::make_unique<Impl>()) {}
@@ -96,6 +97,10 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     return false;
   if (stage <= Emit::Arvr)
     return true;
+  // Keep the kernel as written, for what the runner evaluates on it
+  // (output sizes) after the module is lowered in place.
+  if (!impl->arvrModule)
+    impl->arvrModule = impl->module->clone();
 
   LoweringStage stopAfter = stage == Emit::Loops  ? LoweringStage::Loops
                             : stage == Emit::Gpu  ? LoweringStage::Gpu
@@ -157,3 +162,6 @@ bool Compilation::keepOnlyKernel(const std::string &name) {
 
 const arvr::ModuleAST &Compilation::getAst() const { return impl->ast; }
 mlir::ModuleOp Compilation::getModule() { return *impl->module; }
+mlir::ModuleOp Compilation::getArvrModule() {
+  return impl->arvrModule ? *impl->arvrModule : *impl->module;
+}

@@ -62,6 +62,8 @@ public:
 
   const arvr::ModuleAST &getAst() const;
   mlir::ModuleOp getModule();
+  /// The module as MLIRGen made it, in the arvr dialect, also once lowered.
+  mlir::ModuleOp getArvrModule();
 
 private:
   struct Impl;

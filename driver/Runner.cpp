@@ -47,8 +47,8 @@ static std::array<int64_t, 3> imageShape(const Bindings &bindings,
 // CPU
 //===----------------------------------------------------------------------===//
 
-bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
-                     Bindings &bindings, std::string &error) {
+std::unique_ptr<CpuKernels> CpuKernels::create(mlir::ModuleOp module,
+                                               std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto optimize = mlir::makeOptimizingTransformer(/*optLevel=*/3,
@@ -61,8 +61,17 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
   if (!engine) {
     error =
         "cannot JIT-compile the kernel: " + llvm::toString(engine.takeError());
-    return false;
+    return nullptr;
   }
+  std::unique_ptr<CpuKernels> kernels(new CpuKernels());
+  kernels->engine = std::move(*engine);
+  return kernels;
+}
+
+CpuKernels::~CpuKernels() = default;
+
+bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
+                     std::string &error) {
 
   // One descriptor per image; the C interface takes a pointer to each, and
   // the packed call a pointer to every argument.
@@ -103,7 +112,7 @@ bool arvrc::runOnCpu(mlir::ModuleOp module, const std::string &kernel,
       bandArgs.push_back(&bands[t][0]);
       bandArgs.push_back(&bands[t][1]);
       if (llvm::Error e =
-              (*engine)->invokePacked("_mlir_ciface_" + kernel, bandArgs))
+              engine->invokePacked("_mlir_ciface_" + kernel, bandArgs))
         errors[t] = llvm::toString(std::move(e));
     });
   }

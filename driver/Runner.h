@@ -16,9 +16,14 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
 
 namespace arvrc {
 
@@ -49,9 +54,20 @@ std::optional<std::array<int64_t, 3>>
 evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
                    const Bindings &bindings);
 
-/// Runs the kernel named `kernel` from a module lowered by the CPU pipeline.
-bool runOnCpu(mlir::ModuleOp module, const std::string &kernel,
-              Bindings &bindings, std::string &error);
+/// A module lowered by the CPU pipeline, JIT-compiled once, whose kernels
+/// can then run on any number of images.
+class CpuKernels {
+public:
+  static std::unique_ptr<CpuKernels> create(mlir::ModuleOp module,
+                                            std::string &error);
+  ~CpuKernels();
+  /// Runs the kernel named `kernel`, one band of rows per core.
+  bool run(const std::string &kernel, Bindings &bindings, std::string &error);
+
+private:
+  CpuKernels() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
 
 /// Runs the kernel named `kernel` from a module lowered by the CUDA
 /// pipeline to PTX.

@@ -25,6 +25,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <glob.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -344,7 +347,36 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
   return true;
 }
 
+/// The files of a pattern such as 'frames/*.png', sorted; empty if none.
+std::vector<std::string> expandPattern(const std::string &pattern) {
+  std::vector<std::string> files;
+  glob_t matches;
+  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) {
+    for (size_t i = 0; i < matches.gl_pathc; ++i)
+      files.push_back(matches.gl_pathv[i]);
+    globfree(&matches);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+bool isPattern(const std::string &path) {
+  return path.find_first_of("*?[") != std::string::npos;
+}
+
+/// `dir/name.png` for input `.../name.ext`.
+std::string outputFor(const std::string &dir, const std::string &input) {
+  std::string name = input.substr(input.find_last_of('/') + 1);
+  size_t dot = name.find_last_of('.');
+  return dir + "/" + (dot == std::string::npos ? name : name.substr(0, dot)) +
+         ".png";
+}
+
 int runRun(const RunArgs &args) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+  };
   Compilation compilation;
   if (!compilation.load(args.input) || !compilation.parse())
     return kExitError;
@@ -353,10 +385,17 @@ int runRun(const RunArgs &args) {
   if (!kernel)
     return kExitError;
 
-  Bindings bindings;
-  std::string error;
-  if (!bindParams(*kernel, args, bindings, error))
-    return fail(error);
+  // Many frames: the first -i is a pattern and -o a folder.
+  std::vector<std::string> frames = {args.images.empty() ? "" : args.images[0]};
+  bool batch = !args.images.empty() && isPattern(args.images[0]);
+  if (batch) {
+    frames = expandPattern(args.images[0]);
+    if (frames.empty())
+      return fail("no file matches '" + args.images[0] + "'");
+    if (!llvm::sys::fs::is_directory(args.output) &&
+        llvm::sys::fs::create_directories(args.output))
+      return fail(args.output + ": cannot create this output folder");
+  }
 
   // The target: the GPU when asked for or, with auto, when there is one.
   std::unique_ptr<CudaDriver> driver;
@@ -377,48 +416,88 @@ int runRun(const RunArgs &args) {
                 std::to_string(driver->getComputeCapability()) +
                 ", older than the target " + args.chip +
                 "; choose one with --chip");
+
+  // Compile once, for every frame.
+  Clock::time_point start = Clock::now();
   CompileOptions options;
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
   options.cudaPath = usableCudaPath(args.cudaPath);
-  // The output's size: the kernel's own arithmetic on the bound inputs.
-  if (!compilation.lower(options, Emit::Arvr))
+  if (!compilation.lower(options, driver ? Emit::Ptx : Emit::Llvm))
     return kExitError;
-  std::optional<std::array<int64_t, 3>> size =
-      evaluateOutputSize(compilation.getModule(), kernel->name, bindings);
-  if (!size)
-    return fail("internal compiler error: cannot compute the output's size");
-  auto [width, height, channels] = *size;
-  if (width < 1 || height < 1 || width > kMaxImageSide ||
-      height > kMaxImageSide)
-    return fail("the output of '" + kernel->name + "' would be " +
-                std::to_string(width) + "x" + std::to_string(height) +
-                ", outside 1 to " + std::to_string(kMaxImageSide) +
-                " pixels a side");
-  bindings.output.width = static_cast<int>(width);
-  bindings.output.height = static_cast<int>(height);
-  bindings.output.channels = static_cast<int>(channels);
-  bindings.output.pixels.assign(bindings.output.size(), 0);
-
-  if (!compilation.lower(options, options.target == Target::Cuda ? Emit::Ptx
-                                                                 : Emit::Llvm))
-    return kExitError;
-
-  bool ok =
-      driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
-                         bindings, error)
-             : runOnCpu(compilation.getModule(), kernel->name, bindings, error);
-  if (!ok)
+  std::string error;
+  std::unique_ptr<CpuKernels> cpu;
+  if (!driver && !(cpu = CpuKernels::create(compilation.getModule(), error)))
     return fail(error);
-  if (!writeImage(args.output, bindings.output, error))
-    return fail(error);
-  llvm::outs() << "arvrc: wrote " << args.output << " ("
-               << bindings.output.width << "x" << bindings.output.height << ", "
-               << bindings.output.channels << " channel"
-               << (bindings.output.channels == 1 ? "" : "s") << ") on "
-               << (driver ? "cuda, " + driver->getDeviceName()
-                          : std::string("cpu"))
-               << "\n";
+  Clock::duration compileTime = Clock::now() - start;
+
+  Clock::duration runTime{}, ioTime{};
+  bool progress = batch && llvm::errs().is_displayed();
+  for (size_t f = 0; f < frames.size(); ++f) {
+    Clock::time_point frameStart = Clock::now();
+    RunArgs frameArgs = args;
+    if (!frameArgs.images.empty())
+      frameArgs.images[0] = frames[f];
+    std::string output =
+        batch ? outputFor(args.output, frames[f]) : args.output;
+    Bindings bindings;
+    if (!bindParams(*kernel, frameArgs, bindings, error))
+      return fail(error);
+    // The output's size: the kernel's own arithmetic on the bound inputs.
+    std::optional<std::array<int64_t, 3>> size =
+        evaluateOutputSize(compilation.getArvrModule(), kernel->name, bindings);
+    if (!size)
+      return fail("internal compiler error: cannot compute the output's size");
+    auto [width, height, channels] = *size;
+    if (width < 1 || height < 1 || width > kMaxImageSide ||
+        height > kMaxImageSide)
+      return fail("the output of '" + kernel->name + "' would be " +
+                  std::to_string(width) + "x" + std::to_string(height) +
+                  ", outside 1 to " + std::to_string(kMaxImageSide) +
+                  " pixels a side");
+    bindings.output.width = static_cast<int>(width);
+    bindings.output.height = static_cast<int>(height);
+    bindings.output.channels = static_cast<int>(channels);
+    bindings.output.pixels.assign(bindings.output.size(), 0);
+
+    Clock::time_point runStart = Clock::now();
+    bool ok = driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
+                                 bindings, error)
+                     : cpu->run(kernel->name, bindings, error);
+    if (!ok)
+      return fail(error);
+    Clock::time_point runEnd = Clock::now();
+    runTime += runEnd - runStart;
+    if (!writeImage(output, bindings.output, error))
+      return fail(error);
+    ioTime += (runStart - frameStart) + (Clock::now() - runEnd);
+
+    if (progress)
+      llvm::errs() << "\r[" << f + 1 << "/" << frames.size() << "] "
+                   << frames[f] << "\x1b[K";
+    if (!batch)
+      llvm::outs() << "arvrc: wrote " << output << " (" << bindings.output.width
+                   << "x" << bindings.output.height << ", "
+                   << bindings.output.channels << " channel"
+                   << (bindings.output.channels == 1 ? "" : "s") << ") on "
+                   << (driver ? "cuda, " + driver->getDeviceName()
+                              : std::string("cpu"))
+                   << "\n";
+  }
+  if (progress)
+    llvm::errs() << "\n";
+  if (batch) {
+    double total = seconds(runTime + ioTime);
+    llvm::outs() << llvm::formatv(
+        "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
+        "(compile {4:F2} s once; per frame {5:F2} ms running, {6:F2} ms "
+        "reading and writing files)\n",
+        frames.size(), args.output,
+        driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
+        total > 0 ? frames.size() / total : 0.0, seconds(compileTime),
+        1e3 * seconds(runTime) / frames.size(),
+        1e3 * seconds(ioTime) / frames.size());
+  }
   return 0;
 }
 
@@ -586,8 +665,9 @@ int main(int argc, char **argv) {
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")
       ->check(kChipValidator);
   runCmd->footer(
-      "Example:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
-      "-o out.png --param gain=1.3");
+      "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
+      "-o out.png --param gain=1.3\n"
+      "  arvrc run examples/gaussian_blur.arvr -i 'frames/*.png' -o blurred/");
 
   CompareArgs compare;
   CLI::App *compareCmd = app.add_subcommand(

@@ -116,5 +116,22 @@ if [ -d "$golden" ]; then
     report=""
   done
 fi
+# Many frames in one run (compiled once), on the GPU and on the CPU.
+mkdir -p "$out/frames"
+cp "$src"/tests/data/odd-*.png "$src/tests/data/baboon.jpg" "$out/frames/"
+runs=$((runs + 1))
+if "$arvrc" run "$src/examples/gaussian_blur.arvr" -i "$out/frames/*" -o "$out/batch-cuda" --target cuda &&
+   "$arvrc" run "$src/examples/gaussian_blur.arvr" -i "$out/frames/*" -o "$out/batch-cpu" --target cpu; then
+  for f in "$out"/batch-cpu/*.png; do
+    if ! cmp -s "$f" "$out/batch-cuda/$(basename "$f")"; then
+      echo "batch: $(basename "$f") differs between CPU and CUDA"
+      failures=$((failures + 1))
+    fi
+  done
+  echo "batch of $(ls "$out/batch-cuda" | wc -l) frames: CPU and CUDA outputs compared"
+else
+  echo "batch: FAILED"
+  failures=$((failures + 1))
+fi
 echo "$runs runs, $failures failed"
 [ "$failures" -eq 0 ]
