@@ -320,149 +320,135 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
-static LogicalResult lowerArgmin(ReduceOp reduce, ReduceOp::Adaptor adaptor,
-                                 ConversionPatternRewriter &rewriter);
-
-/// arvr.reduce -> scf.for from lower to upper (included), carrying the
-/// accumulator, which starts at the combination's identity.
-struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(ReduceOp reduce, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (reduce.getKind() == ReductionKind::argmin)
-      return lowerArgmin(reduce, adaptor, rewriter);
-    Location loc = reduce.getLoc();
-    Type type = reduce.getType();
-    bool isFloat = type.isF32();
-    Type indexType = rewriter.getIndexType();
-
-    TypedAttr identity;
-    switch (reduce.getKind()) {
-    case ReductionKind::sum:
-      identity = rewriter.getZeroAttr(type);
-      break;
-    case ReductionKind::min:
-      identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(INFINITY))
-                         : TypedAttr(rewriter.getI32IntegerAttr(INT32_MAX));
-      break;
-    case ReductionKind::max:
-      identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(-INFINITY))
-                         : TypedAttr(rewriter.getI32IntegerAttr(INT32_MIN));
-      break;
-    case ReductionKind::argmin:
-      llvm_unreachable("argmin is lowered apart");
-    }
-    Value init = arith::ConstantOp::create(rewriter, loc, identity);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value lower = arith::IndexCastOp::create(rewriter, loc, indexType,
-                                             adaptor.getLower());
-    Value upper = arith::IndexCastOp::create(rewriter, loc, indexType,
-                                             adaptor.getUpper());
-    Value end = arith::AddIOp::create(rewriter, loc, upper, one);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, lower, end, one, ValueRange{init},
-        [](OpBuilder &b, Location l, Value, ValueRange accumulator) {
-          scf::YieldOp::create(b, l, accumulator);
-        });
-
-    // The term for this i, then the accumulator combined with it.
-    auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    rewriter.setInsertionPoint(next);
-    Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
-                                         loop.getInductionVar());
-    Block &body = reduce.getBody().front();
-    auto yield = cast<YieldOp>(body.getTerminator());
-    Value term = yield.getValue();
-    rewriter.inlineBlockBefore(&body, next, ValueRange{i});
-    rewriter.setInsertionPoint(next);
-    Value accumulator = loop.getRegionIterArgs()[0];
-    Value combined;
-    switch (reduce.getKind()) {
-    case ReductionKind::sum:
-      combined =
-          isFloat
-              ? Value(arith::AddFOp::create(rewriter, loc, accumulator, term))
-              : Value(arith::AddIOp::create(rewriter, loc, accumulator, term));
-      break;
-    case ReductionKind::min:
-      combined =
-          isFloat
-              ? Value(
-                    arith::MinNumFOp::create(rewriter, loc, accumulator, term))
-              : Value(arith::MinSIOp::create(rewriter, loc, accumulator, term));
-      break;
-    case ReductionKind::max:
-      combined =
-          isFloat
-              ? Value(
-                    arith::MaxNumFOp::create(rewriter, loc, accumulator, term))
-              : Value(arith::MaxSIOp::create(rewriter, loc, accumulator, term));
-      break;
-    case ReductionKind::argmin:
-      llvm_unreachable("argmin is lowered apart");
-    }
-    rewriter.modifyOpInPlace(next, [&] { next->setOperands(combined); });
-    rewriter.eraseOp(yield);
-    rewriter.replaceOp(reduce, loop.getResult(0));
-    return success();
-  }
-};
-
-/// argmin: scf.for carrying the smallest value so far and its index; a
-/// later i replaces them only when strictly smaller (the first wins).
-static LogicalResult lowerArgmin(ReduceOp reduce, ReduceOp::Adaptor adaptor,
-                                 ConversionPatternRewriter &rewriter) {
+/// The loop of a reduction: scf.for over i from lower to upper (included)
+/// carrying `inits`; each iteration computes the region's term for i and
+/// yields `combine(i, term, carried values)`. Replaces `reduce` with the
+/// loop's result number `result`.
+static void lowerReductionLoop(
+    ReduceOp reduce, ReduceOp::Adaptor adaptor,
+    ConversionPatternRewriter &rewriter, ValueRange inits,
+    function_ref<SmallVector<Value>(Value, Value, ValueRange)> combine,
+    unsigned result) {
   Location loc = reduce.getLoc();
-  Block &body = reduce.getBody().front();
-  auto yield = cast<YieldOp>(body.getTerminator());
-  Type termType = yield.getValue().getType();
-  bool isFloat = termType.isF32();
-  TypedAttr largest =
-      isFloat
-          ? TypedAttr(rewriter.getF32FloatAttr(INFINITY))
-          : TypedAttr(rewriter.getIntegerAttr(
-                termType,
-                APInt::getSignedMaxValue(termType.getIntOrFloatBitWidth())));
-  Value initValue = arith::ConstantOp::create(rewriter, loc, largest);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Type indexType = rewriter.getIndexType();
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value lower =
       arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getLower());
   Value upper =
       arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
   Value end = arith::AddIOp::create(rewriter, loc, upper, one);
   auto loop = scf::ForOp::create(
-      rewriter, loc, lower, end, one, ValueRange{initValue, adaptor.getLower()},
-      [](OpBuilder &b, Location l, Value, ValueRange best) {
-        scf::YieldOp::create(b, l, best);
+      rewriter, loc, lower, end, one, inits,
+      [](OpBuilder &b, Location l, Value, ValueRange carried) {
+        scf::YieldOp::create(b, l, carried);
       });
+
+  // The term for this i, then the carried values updated with it.
   auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   rewriter.setInsertionPoint(next);
   Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
                                        loop.getInductionVar());
+  Block &body = reduce.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
   Value term = yield.getValue();
   rewriter.inlineBlockBefore(&body, next, ValueRange{i});
   rewriter.setInsertionPoint(next);
-  Value bestValue = loop.getRegionIterArgs()[0];
-  Value bestIndex = loop.getRegionIterArgs()[1];
-  Value smaller =
-      isFloat ? Value(arith::CmpFOp::create(
-                    rewriter, loc, arith::CmpFPredicate::OLT, term, bestValue))
-              : Value(arith::CmpIOp::create(
-                    rewriter, loc, arith::CmpIPredicate::slt, term, bestValue));
-  Value newValue =
-      arith::SelectOp::create(rewriter, loc, smaller, term, bestValue);
-  Value newIndex =
-      arith::SelectOp::create(rewriter, loc, smaller, i, bestIndex);
-  rewriter.modifyOpInPlace(next, [&] {
-    next->setOperands(ValueRange{newValue, newIndex});
-  });
+  SmallVector<Value> updated = combine(i, term, loop.getRegionIterArgs());
+  rewriter.modifyOpInPlace(next, [&] { next->setOperands(updated); });
   rewriter.eraseOp(yield);
-  rewriter.replaceOp(reduce, loop.getResult(1));
-  return success();
+  rewriter.replaceOp(reduce, loop.getResult(result));
 }
+
+/// arvr.reduce -> scf.for from lower to upper (included). sum/min/max carry
+/// the accumulator, which starts at the combination's identity; argmin
+/// carries the smallest term so far and its index, replaced only by a
+/// strictly smaller term (the first wins).
+struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceOp reduce, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = reduce.getLoc();
+    Type termType = cast<YieldOp>(reduce.getBody().front().getTerminator())
+                        .getValue()
+                        .getType();
+    bool isFloat = termType.isF32();
+    auto largest = [&]() -> TypedAttr {
+      if (isFloat)
+        return rewriter.getF32FloatAttr(INFINITY);
+      return rewriter.getIntegerAttr(
+          termType, APInt::getSignedMaxValue(termType.getIntOrFloatBitWidth()));
+    };
+
+    if (reduce.getKind() == ReductionKind::argmin) {
+      Value initValue = arith::ConstantOp::create(rewriter, loc, largest());
+      lowerReductionLoop(
+          reduce, adaptor, rewriter, {initValue, adaptor.getLower()},
+          [&](Value i, Value term, ValueRange best) -> SmallVector<Value> {
+            Value smaller =
+                isFloat ? Value(arith::CmpFOp::create(rewriter, loc,
+                                                      arith::CmpFPredicate::OLT,
+                                                      term, best[0]))
+                        : Value(arith::CmpIOp::create(rewriter, loc,
+                                                      arith::CmpIPredicate::slt,
+                                                      term, best[0]));
+            Value value =
+                arith::SelectOp::create(rewriter, loc, smaller, term, best[0]);
+            Value index =
+                arith::SelectOp::create(rewriter, loc, smaller, i, best[1]);
+            return {value, index};
+          },
+          /*result=*/1);
+      return success();
+    }
+
+    TypedAttr identity;
+    switch (reduce.getKind()) {
+    case ReductionKind::sum:
+      identity = rewriter.getZeroAttr(termType);
+      break;
+    case ReductionKind::min:
+      identity = largest();
+      break;
+    case ReductionKind::max:
+      identity = isFloat
+                     ? TypedAttr(rewriter.getF32FloatAttr(-INFINITY))
+                     : TypedAttr(rewriter.getIntegerAttr(
+                           termType, APInt::getSignedMinValue(
+                                         termType.getIntOrFloatBitWidth())));
+      break;
+    case ReductionKind::argmin:
+      llvm_unreachable("handled above");
+    }
+    Value init = arith::ConstantOp::create(rewriter, loc, identity);
+    ReductionKind kind = reduce.getKind();
+    lowerReductionLoop(
+        reduce, adaptor, rewriter, {init},
+        [&](Value, Value term, ValueRange acc) -> SmallVector<Value> {
+          Value a = acc[0];
+          switch (kind) {
+          case ReductionKind::sum:
+            return {isFloat
+                        ? Value(arith::AddFOp::create(rewriter, loc, a, term))
+                        : Value(arith::AddIOp::create(rewriter, loc, a, term))};
+          case ReductionKind::min:
+            return {
+                isFloat
+                    ? Value(arith::MinNumFOp::create(rewriter, loc, a, term))
+                    : Value(arith::MinSIOp::create(rewriter, loc, a, term))};
+          case ReductionKind::max:
+          case ReductionKind::argmin:
+            break;
+          }
+          return {isFloat
+                      ? Value(arith::MaxNumFOp::create(rewriter, loc, a, term))
+                      : Value(arith::MaxSIOp::create(rewriter, loc, a, term))};
+        },
+        /*result=*/0);
+    return success();
+  }
+};
 
 /// arvr.dim -> memref.dim.
 struct DimOpLowering : public OpConversionPattern<DimOp> {
