@@ -392,8 +392,11 @@ int runRun(const RunArgs &args) {
     frames = expandPattern(args.images[0]);
     if (frames.empty())
       return fail("no file matches '" + args.images[0] + "'");
-    if (!llvm::sys::fs::is_directory(args.output) &&
-        llvm::sys::fs::create_directories(args.output))
+    if (llvm::sys::fs::exists(args.output) &&
+        !llvm::sys::fs::is_directory(args.output))
+      return fail(args.output + ": is not a folder, but -i '" + args.images[0] +
+                  "' names several frames");
+    if (llvm::sys::fs::create_directories(args.output))
       return fail(args.output + ": cannot create this output folder");
   }
 
