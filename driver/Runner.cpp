@@ -98,7 +98,7 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
     args.push_back(&descriptorPtrs[i]);
   }
   // The rows split in bands, one per thread (arvr-cpu-row-bands gave the
-  // kernel its two trailing row arguments).
+  // kernel two row parameters, after its own and before its output).
   int64_t rows = bindings.output.height;
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(std::thread::hardware_concurrency(), rows));
@@ -109,8 +109,7 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
     bands[t] = {rows * t / threads, rows * (t + 1) / threads};
     workers.emplace_back([&, t] {
       std::vector<void *> bandArgs = args;
-      bandArgs.push_back(&bands[t][0]);
-      bandArgs.push_back(&bands[t][1]);
+      bandArgs.insert(bandArgs.end() - 1, {&bands[t][0], &bands[t][1]});
       if (llvm::Error e =
               engine->invokePacked("_mlir_ciface_" + kernel, bandArgs))
         errors[t] = llvm::toString(std::move(e));
@@ -266,15 +265,22 @@ private:
   const Bindings &bindings;
 };
 
-/// Device buffers of one run, freed at the end of it.
+/// Device buffers of one run, freed at the end of it: one per image
+/// argument, and one per intermediate stage (a memref.alloc of the host
+/// function), with its (height, width, channels).
 struct DeviceBuffers {
   explicit DeviceBuffers(CudaDriver &driver) : driver(driver) {}
   ~DeviceBuffers() {
     for (auto &entry : byArg)
       driver.free(entry.second);
+    for (auto &entry : byAlloc)
+      driver.free(entry.second.first);
   }
   CudaDriver &driver;
   std::map<unsigned, DevicePtr> byArg;
+  llvm::DenseMap<mlir::Operation *,
+                 std::pair<DevicePtr, std::array<int64_t, 3>>>
+      byAlloc;
 };
 
 } // namespace
@@ -335,6 +341,38 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
   }
 
   HostEvaluator evaluator(bindings);
+  // A buffer for each intermediate stage, sized by the host code.
+  for (auto alloc : host.getOps<memref::AllocOp>()) {
+    MemRefType type = alloc.getType();
+    std::array<int64_t, 3> shape;
+    unsigned dynamic = 0;
+    bool known = type.getRank() == 3;
+    for (int64_t dim = 0; known && dim < 3; ++dim) {
+      if (!type.isDynamicDim(dim)) {
+        shape[dim] = type.getDimSize(dim);
+        continue;
+      }
+      std::optional<int64_t> size =
+          evaluator.evaluate(alloc.getDynamicSizes()[dynamic++]);
+      known = size && *size >= 0 && *size <= (int64_t(1) << 31);
+      if (known)
+        shape[dim] = *size;
+    }
+    if (!known) {
+      error = "internal compiler error: cannot size the buffer of a stage "
+              "of '" +
+              kernel + "'";
+      return false;
+    }
+    size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
+                   (type.getElementTypeBitWidth() / 8);
+    DevicePtr ptr = 0;
+    if (bytes && !driver.allocate(bytes, ptr)) {
+      error = driver.getLastError();
+      return false;
+    }
+    buffers.byAlloc[alloc] = {ptr, shape};
+  }
   std::map<std::string, void *> loadedModules;
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
@@ -403,14 +441,21 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
       Type type = operand.getType();
       auto arg = dyn_cast<BlockArgument>(operand);
       if (isa<MemRefType>(type)) {
-        if (!arg || !buffers.byArg.count(arg.getArgNumber())) {
+        DevicePtr ptr = 0;
+        std::array<int64_t, 3> shape;
+        auto alloc = buffers.byAlloc.find(operand.getDefiningOp());
+        if (arg && buffers.byArg.count(arg.getArgNumber())) {
+          ptr = buffers.byArg[arg.getArgNumber()];
+          shape = imageShape(bindings, arg.getArgNumber());
+        } else if (!arg && alloc != buffers.byAlloc.end()) {
+          ptr = alloc->second.first;
+          shape = alloc->second.second;
+        } else {
           error = "internal compiler error: a kernel reads a buffer the "
                   "host does not own";
           ok = false;
           break;
         }
-        DevicePtr ptr = buffers.byArg[arg.getArgNumber()];
-        auto shape = imageShape(bindings, arg.getArgNumber());
         push(ptr);
         push(ptr);
         push(0);

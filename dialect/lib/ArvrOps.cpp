@@ -47,7 +47,7 @@ void KernelOp::print(OpAsmPrinter &p) {
 
 LogicalResult KernelOp::verify() {
   for (Type type : getArgumentTypes())
-    if (!isa<ImageType, IntegerType, FloatType>(type))
+    if (!isa<ImageType, IntegerType, FloatType, IndexType>(type))
       return emitOpError("parameters must be images or scalars, but got ")
              << type;
   if (getResultTypes().empty())
@@ -94,7 +94,28 @@ LogicalResult ReturnOp::verify() {
 // StageOp
 //===----------------------------------------------------------------------===//
 
+bool StageOp::isOutput() {
+  return llvm::any_of(getResult().getUsers(),
+                      [](Operation *user) { return isa<ReturnOp>(user); });
+}
+
 LogicalResult StageOp::verify() {
+  if (!getSizes().empty() && getSizes().size() != 3)
+    return emitOpError("sizes are (width, height, channels), but ")
+           << getSizes().size() << " were given";
+  if (!getOrigin().empty() && getOrigin().size() != 3)
+    return emitOpError("origin is (x, y, c), but ")
+           << getOrigin().size() << " values were given";
+  if (!getOrigin().empty() && getSizes().empty())
+    return emitOpError("has an origin but no sizes");
+  if (!hasSizes() && isOutput())
+    return emitOpError("is returned by the kernel, so it needs its sizes");
+  if (std::optional<ArrayRef<int64_t>> block = getGpuBlock()) {
+    if (block->size() != 2 || (*block)[0] < 1 || (*block)[1] < 1 ||
+        (*block)[0] * (*block)[1] > 1024)
+      return emitOpError("gpu_block must be two positive sizes of at most "
+                         "1024 threads in all");
+  }
   Block &body = getBody().front();
   if (body.getNumArguments() != 3 ||
       !llvm::all_of(body.getArgumentTypes(),
@@ -158,7 +179,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
   if (getDim() == Dim::channels && type.hasStaticChannels())
     return IntegerAttr::get(IndexType::get(getContext()), type.getChannels());
   // The size of a stage's image is the size it was defined with.
-  if (auto stage = getImage().getDefiningOp<StageOp>()) {
+  if (auto stage = getImage().getDefiningOp<StageOp>();
+      stage && stage.hasSizes()) {
     switch (getDim()) {
     case Dim::width:
       return stage.getWidth();

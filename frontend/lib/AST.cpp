@@ -177,6 +177,14 @@ private:
       print(*func.body);
       --depth;
     }
+    for (const ScheduleDirective &directive : kernel.schedule) {
+      line(directive.funcRange.Start);
+      os << "Schedule '" << directive.func << "' " << directive.directive
+         << "(";
+      llvm::interleaveComma(directive.args, os,
+                            [&](const auto &arg) { os << arg.first; });
+      os << ")\n";
+    }
     --depth;
   }
 

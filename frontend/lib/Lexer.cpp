@@ -40,6 +40,8 @@ llvm::StringRef arvr::getTokenKindName(TokenKind kind) {
     return "'true'";
   case TokenKind::kw_false:
     return "'false'";
+  case TokenKind::kw_schedule:
+    return "'schedule'";
   case TokenKind::l_paren:
     return "'('";
   case TokenKind::r_paren:
@@ -230,6 +232,7 @@ Token Lexer::lexIdentifier(const char *start) {
                        .Case("in", TokenKind::kw_in)
                        .Case("true", TokenKind::kw_true)
                        .Case("false", TokenKind::kw_false)
+                       .Case("schedule", TokenKind::kw_schedule)
                        .Default(TokenKind::identifier);
   return makeToken(kind, start);
 }

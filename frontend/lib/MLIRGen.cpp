@@ -19,6 +19,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
+
 using namespace mlir;
 using ::arvr::BinaryExpr;
 using ::arvr::BoolLitExpr;
@@ -251,28 +253,95 @@ private:
                                builder, outLoc, kernel.output.channels))
                          : Value(DimOp::create(builder, outLoc, source,
                                                arvrDim::Dim::channels));
+    // The functions computed at the root, each before its readers.
+    rootStages.assign(kernel.funcs.size(), Value());
+    std::vector<bool> visited(kernel.funcs.size(), false);
+    for (unsigned index : rootOrder(kernel, visited, *out))
+      genRootStage(kernel.funcs[index]);
+
     auto stage = StageOp::create(builder, outLoc, outputType, out->name, width,
                                  height, channels);
-    {
-      OpBuilder::InsertionGuard stageGuard(builder);
-      Type index = builder.getIndexType();
-      Block *body =
-          builder.createBlock(&stage.getBody(), {}, {index, index, index},
-                              {outLoc, outLoc, outLoc});
-      coordinates.assign(body->getArguments().begin(),
-                         body->getArguments().end());
-      // `out`'s coordinates are cast to i32 when first used.
-      Scope outScope;
-      outScope.coords.assign(3, Value());
-      scope = &outScope;
-      reduceVars.clear();
-      for (const ::arvr::Binding &let : out->lets)
-        outScope.lets.push_back(genExpr(*let.value));
-      Value value = genExpr(*out->body);
-      YieldOp::create(builder, loc(out->body->getLoc()), value);
-      scope = nullptr;
-    }
+    if (out->gpuTileX)
+      stage.setGpuBlock(ArrayRef<int64_t>{out->gpuTileX, out->gpuTileY});
+    genStageBody(stage, *out);
     ReturnOp::create(builder, kernelLoc, ValueRange{stage.getResult()});
+  }
+
+  /// The functions scheduled compute_root that `func` calls, directly or
+  /// through inlined functions, each after the ones it calls.
+  SmallVector<unsigned> rootOrder(const KernelDecl &kernel,
+                                  std::vector<bool> &visited,
+                                  const FuncDef &func) {
+    SmallVector<unsigned> order;
+    std::function<void(const Expr &)> visit = [&](const Expr &expr) {
+      if (auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
+        for (const ExprPtr &arg : call->args)
+          visit(*arg);
+        if (call->builtin != CallExpr::Builtin::CallFunc || visited[call->funcIndex])
+          return;
+        visited[call->funcIndex] = true;
+        const FuncDef &callee = kernel.funcs[call->funcIndex];
+        order.append(rootOrder(kernel, visited, callee));
+        if (callee.computeRoot)
+          order.push_back(call->funcIndex);
+      } else if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr)) {
+        visit(*unary->operand);
+      } else if (auto *binary = llvm::dyn_cast<BinaryExpr>(&expr)) {
+        visit(*binary->lhs);
+        visit(*binary->rhs);
+      } else if (auto *reduce = llvm::dyn_cast<::arvr::ReduceExpr>(&expr)) {
+        visit(*reduce->lo);
+        visit(*reduce->hi);
+        visit(*reduce->body);
+      }
+    };
+    for (const ::arvr::Binding &let : func.lets)
+      visit(*let.value);
+    visit(*func.body);
+    return order;
+  }
+
+  /// The image type storing the values of `func`: its scalar type; one
+  /// channel for a function of (x, y).
+  Type getStageType(const FuncDef &func) {
+    ::arvr::TypeSpec spec;
+    spec.isImage = true;
+    spec.scalar = func.type;
+    spec.channels = func.vars.size() == 2 ? 1 : 0;
+    return getImageType(spec);
+  }
+
+  /// A function scheduled compute_root: a stage whose window
+  /// arvr-infer-bounds finds from its readers.
+  void genRootStage(const FuncDef &func) {
+    Location l = loc(func.nameRange.Start);
+    auto stage = StageOp::create(builder, l, getStageType(func), func.name);
+    if (func.gpuTileX)
+      stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+    genStageBody(stage, func);
+    rootStages[&func - currentKernel->funcs.data()] = stage.getResult();
+  }
+
+  /// The region of `stage`: `func` at the point (x, y, c).
+  void genStageBody(StageOp stage, const FuncDef &func) {
+    OpBuilder::InsertionGuard guard(builder);
+    Location l = stage.getLoc();
+    Type index = builder.getIndexType();
+    Block *body =
+        builder.createBlock(&stage.getBody(), {}, {index, index, index},
+                            {l, l, l});
+    coordinates.assign(body->getArguments().begin(),
+                       body->getArguments().end());
+    // The coordinates are cast to i32 when first used.
+    Scope stageScope;
+    stageScope.coords.assign(func.vars.size(), Value());
+    scope = &stageScope;
+    reduceVars.clear();
+    for (const ::arvr::Binding &let : func.lets)
+      stageScope.lets.push_back(genExpr(*let.value));
+    Value value = genExpr(*func.body);
+    YieldOp::create(builder, loc(func.body->getLoc()), value);
+    scope = nullptr;
   }
 
   //===--------------------------------------------------------------------===//
@@ -347,6 +416,18 @@ private:
   /// arguments (as i32), its lets and body are generated in its own scope.
   Value genFuncCall(const CallExpr &call, Location l) {
     const FuncDef &callee = currentKernel->funcs[call.funcIndex];
+    if (Value stage = rootStages[call.funcIndex]) {
+      // Computed at the root: read its stage.
+      SmallVector<Value, 3> indices;
+      for (const ExprPtr &arg : call.args)
+        indices.push_back(arith::IndexCastOp::create(
+            builder, l, builder.getIndexType(),
+            toI32(genExpr(*arg), arg->type, l)));
+      if (indices.size() == 2)
+        indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
+      return AccessOp::create(builder, l, stage, indices[0], indices[1],
+                              indices[2], Boundary::in_bounds);
+    }
     Scope calleeScope;
     for (const ExprPtr &arg : call.args)
       calleeScope.coords.push_back(toI32(genExpr(*arg), arg->type, l));
@@ -701,7 +782,10 @@ private:
     SmallVector<Value, 3> coords;
     SmallVector<Value> lets;
   };
-  SmallVector<Value, 3> coordinates; ///< `out`'s stage coordinates (index).
+  /// The coordinates (index) of the stage being generated.
+  SmallVector<Value, 3> coordinates;
+  /// Per function of the kernel: its stage, if computed at the root.
+  SmallVector<Value> rootStages;
   Scope *scope = nullptr;            ///< The function being generated.
   SmallVector<Value> reduceVars;     ///< Enclosing reductions' variables.
 };

@@ -69,7 +69,8 @@ ModuleAST Parser::parseModule() {
 }
 
 /// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' type
-///           ('[' expr ',' expr ']')? '{' ('const' binding | func)* '}'
+///           ('[' expr ',' expr ']')? '{' ('const' binding | func)*
+///           schedule? '}'
 bool Parser::parseKernel(KernelDecl &kernel) {
   consume(); // 'kernel'
   kernel.nameRange = tok.getRange();
@@ -112,6 +113,7 @@ bool Parser::parseKernel(KernelDecl &kernel) {
   }
   if (!expect(TokenKind::l_brace, "'{' to begin the kernel body"))
     return false;
+  llvm::SMLoc scheduleLoc;
   while (!tok.is(TokenKind::r_brace) && !tok.is(TokenKind::eof) &&
          !tok.is(TokenKind::kw_kernel)) {
     if (tok.is(TokenKind::kw_const)) {
@@ -123,8 +125,21 @@ bool Parser::parseKernel(KernelDecl &kernel) {
         ok = false;
       continue;
     }
+    if (tok.is(TokenKind::kw_schedule)) {
+      if (scheduleLoc.isValid()) {
+        diags.error(tok.getLoc(), "a kernel has only one schedule",
+                    tok.getRange());
+        diags.note(scheduleLoc, "the first schedule is here");
+        ok = false;
+      } else {
+        scheduleLoc = tok.getLoc();
+      }
+      if (!parseSchedule(kernel))
+        ok = false;
+      continue;
+    }
     if (!tok.is(TokenKind::kw_func)) {
-      errorExpected("'func', 'const' or '}'");
+      errorExpected("'func', 'const', 'schedule' or '}'");
       consume();
       skipUntil(TokenKind::semicolon);
       ok = false;
@@ -138,6 +153,75 @@ bool Parser::parseKernel(KernelDecl &kernel) {
   }
   if (!expect(TokenKind::r_brace, "'}' to end the kernel body"))
     return false;
+  return ok;
+}
+
+/// schedule := 'schedule' '{' (identifier '.' identifier
+///             '(' (integer (',' integer)*)? ')' ';')* '}'
+bool Parser::parseSchedule(KernelDecl &kernel) {
+  llvm::SMLoc start = tok.getLoc();
+  consume(); // 'schedule'
+  if (!expect(TokenKind::l_brace, "'{' to begin the schedule"))
+    return false;
+  bool ok = true;
+  while (!tok.is(TokenKind::r_brace) && !tok.is(TokenKind::eof) &&
+         !tok.is(TokenKind::kw_kernel) && !tok.is(TokenKind::kw_func)) {
+    ScheduleDirective directive;
+    directive.funcRange = tok.getRange();
+    if (!tok.is(TokenKind::identifier)) {
+      errorExpected("a function name in the schedule");
+      skipUntil(TokenKind::semicolon);
+      ok = false;
+      continue;
+    }
+    directive.func = tok.spelling.str();
+    consume();
+    if (!expect(TokenKind::period, "'.' and a scheduling directive")) {
+      skipUntil(TokenKind::semicolon);
+      ok = false;
+      continue;
+    }
+    directive.directiveRange = tok.getRange();
+    if (!tok.is(TokenKind::identifier)) {
+      errorExpected("a scheduling directive");
+      skipUntil(TokenKind::semicolon);
+      ok = false;
+      continue;
+    }
+    directive.directive = tok.spelling.str();
+    consume();
+    bool lineOk = expect(TokenKind::l_paren, "'(' after the directive");
+    if (lineOk && !tok.is(TokenKind::r_paren)) {
+      do {
+        if (!tok.is(TokenKind::integer)) {
+          errorExpected("an integer argument");
+          lineOk = false;
+          break;
+        }
+        int64_t value = 0;
+        if (tok.spelling.getAsInteger(10, value) || value > INT32_MAX) {
+          diags.error(tok.getLoc(), "integer '" + tok.spelling.str() +
+                                        "' is too large for a directive",
+                      tok.getRange());
+          lineOk = false;
+        }
+        directive.args.push_back({value, tok.getRange()});
+        consume();
+      } while (consumeIf(TokenKind::comma));
+    }
+    lineOk = lineOk && expect(TokenKind::r_paren, "')' or ',' after an argument");
+    lineOk = lineOk && expect(TokenKind::semicolon, "';' after the directive");
+    if (!lineOk) {
+      skipUntil(TokenKind::semicolon);
+      ok = false;
+      continue;
+    }
+    kernel.schedule.push_back(std::move(directive));
+  }
+  if (!expect(TokenKind::r_brace, "'}' to end the schedule"))
+    return false;
+  if (ok && kernel.schedule.empty())
+    diags.warning(start, "empty schedule: every function is inlined");
   return ok;
 }
 

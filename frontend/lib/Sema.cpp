@@ -36,6 +36,7 @@ public:
     checkConsts();
     checkOutputSize();
     checkFuncs();
+    checkSchedule();
     warnUnusedParams();
   }
 
@@ -322,6 +323,126 @@ private:
                       "' does not define its output: add 'func out(x, y, c) "
                       "= ...;'",
                   kernel.nameRange);
+  }
+
+  /// The `schedule { f.directive(args); }` block: each line names a
+  /// function of the kernel and a directive it accepts, once.
+  void checkSchedule() {
+    std::vector<const ScheduleDirective *> rootSet(kernel.funcs.size()),
+        tileSet(kernel.funcs.size());
+    auto findFunc = [&](llvm::StringRef name) -> std::optional<unsigned> {
+      for (auto [index, func] : llvm::enumerate(kernel.funcs))
+        if (func.name == name)
+          return index;
+      return std::nullopt;
+    };
+    auto checkArgCount = [&](const ScheduleDirective &directive,
+                             size_t count, llvm::StringRef form) {
+      if (directive.args.size() == count)
+        return true;
+      diags.error(directive.directiveRange.Start,
+                  "'" + directive.directive + "' takes " + llvm::Twine(count) +
+                      " argument" + (count == 1 ? "" : "s") + ": " + form,
+                  directive.directiveRange);
+      return false;
+    };
+    auto firstAlready = [&](const ScheduleDirective *&slot,
+                            const ScheduleDirective &directive) {
+      if (!slot) {
+        slot = &directive;
+        return false;
+      }
+      diags.error(directive.directiveRange.Start,
+                  "'" + directive.func + "' is already scheduled with '" +
+                      directive.directive + "'",
+                  directive.directiveRange);
+      diags.note(slot->directiveRange.Start, "first scheduled here");
+      return true;
+    };
+
+    // compute_root first, so that gpu_tile may come before it.
+    for (ScheduleDirective &directive : kernel.schedule) {
+      std::optional<unsigned> index = findFunc(directive.func);
+      if (!index) {
+        diags.error(directive.funcRange.Start,
+                    "the schedule names '" + directive.func +
+                        "', which is not a function of kernel '" +
+                        kernel.name + "'",
+                    directive.funcRange);
+        continue;
+      }
+      directive.funcIndex = *index;
+      FuncDef &func = kernel.funcs[*index];
+      if (directive.directive == "compute_root") {
+        if (!checkArgCount(directive, 0, "compute_root()") ||
+            firstAlready(rootSet[*index], directive))
+          continue;
+        if (func.name == kOutputFunc) {
+          diags.error(directive.directiveRange.Start,
+                      "'out' is always computed at the root; only the "
+                      "functions it calls can be scheduled so",
+                      directive.directiveRange);
+          continue;
+        }
+        if (func.vars.size() != 2 && func.vars.size() != 3) {
+          diags.error(directive.directiveRange.Start,
+                      "only a function of (x, y) or (x, y, c) can be "
+                      "computed at the root; '" +
+                          func.name + "' has " +
+                          llvm::Twine(func.vars.size()) + " coordinate" +
+                          (func.vars.size() == 1 ? "" : "s"),
+                      directive.directiveRange);
+          diags.note(func.nameRange.Start,
+                     "'" + func.name + "' is defined here");
+          continue;
+        }
+        if (func.state == FuncDef::State::Checked &&
+            func.type == ScalarType::Bool) {
+          diags.error(directive.directiveRange.Start,
+                      "'" + func.name +
+                          "' has bool values, which cannot be stored in an "
+                          "image; compute u8(...) of it instead",
+                      directive.directiveRange);
+          continue;
+        }
+        func.computeRoot = true;
+      } else if (directive.directive != "gpu_tile") {
+        diags.error(directive.directiveRange.Start,
+                    "unknown scheduling directive '" + directive.directive +
+                        "'; expected compute_root() or gpu_tile(x, y)",
+                    directive.directiveRange);
+      }
+    }
+    for (ScheduleDirective &directive : kernel.schedule) {
+      if (directive.directive != "gpu_tile" || !findFunc(directive.func))
+        continue;
+      FuncDef &func = kernel.funcs[directive.funcIndex];
+      if (!checkArgCount(directive, 2, "gpu_tile(x, y), threads per block") ||
+          firstAlready(tileSet[directive.funcIndex], directive))
+        continue;
+      if (func.name != kOutputFunc && !func.computeRoot) {
+        diags.error(directive.directiveRange.Start,
+                    "'" + func.name +
+                        "' is inlined into its callers, so it has no GPU "
+                        "tile; schedule '" +
+                        func.name + ".compute_root();' first",
+                    directive.directiveRange);
+        continue;
+      }
+      int64_t x = directive.args[0].first, y = directive.args[1].first;
+      if (x < 1 || y < 1 || x * y > 1024) {
+        llvm::SMRange range(directive.args[0].second.Start,
+                            directive.args[1].second.End);
+        diags.error(range.Start,
+                    "a GPU tile of " + llvm::Twine(x) + "x" + llvm::Twine(y) +
+                        " threads is not a CUDA block: each side at least 1, "
+                        "at most 1024 threads in all",
+                    range);
+        continue;
+      }
+      func.gpuTileX = x;
+      func.gpuTileY = y;
+    }
   }
 
   /// Checks `func` once (callers check their callees first); false if it

@@ -2,10 +2,12 @@
 //
 // Lowers arvr kernels to loops over memrefs with DialectConversion.
 //
-// Preconditions: the module holds verified arvr kernels whose stages are all
-// returned as outputs (each stage writes straight into its output buffer).
-// Afterwards no arvr op is left: each kernel is a `func.func` in
-// destination-passing style, `(inputs..., scalars..., outputs...) -> ()`.
+// Preconditions: the module holds verified arvr kernels whose stages all
+// have windows (arvr-infer-bounds). Afterwards no arvr op is left: each
+// kernel is a `func.func` in destination-passing style,
+// `(inputs..., scalars..., outputs...) -> ()`; returned stages write
+// straight into their output buffers, the others into buffers allocated in
+// the function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,14 +106,28 @@ struct ReturnOpLowering : public OpConversionPattern<ReturnOp> {
 //===----------------------------------------------------------------------===//
 
 /// arvr.stage -> scf.parallel (y, x) { scf.for c { body; memref.store } }
-/// writing into the output buffer the stage is returned as.
+/// over the stage's window: a returned stage writes into its output at the
+/// window's place; any other into a buffer of its window's size, allocated
+/// here and freed before the function returns.
 struct StageOpLowering : public OpConversionPattern<StageOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(StageOp stage, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // The destination: the output argument receiving this stage.
+    Location loc = stage.getLoc();
+    if (!stage.hasSizes())
+      return stage.emitError("stage '")
+             << stage.getName()
+             << "' has no window; run arvr-infer-bounds first";
+    auto func = stage->getParentOfType<func::FuncOp>();
+    if (!func)
+      return rewriter.notifyMatchFailure(stage, "not in a kernel function");
+    ValueRange sizes = adaptor.getSizes();
+    ValueRange origin = adaptor.getOrigin();
+
+    // The destination: the output argument receiving this stage, or a
+    // buffer of its own.
     std::optional<unsigned> outputIndex;
     unsigned numOutputs = 0;
     for (OpOperand &use : stage->getUses())
@@ -119,26 +135,45 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
         outputIndex = use.getOperandNumber();
         numOutputs = ret.getNumOperands();
       }
-    auto func = stage->getParentOfType<func::FuncOp>();
-    if (!outputIndex || !func)
-      return rewriter.notifyMatchFailure(
-          stage, "only stages returned as kernel outputs are materialised");
-    Value dest =
-        func.getArgument(func.getNumArguments() - numOutputs + *outputIndex);
+    Value dest;
+    if (outputIndex) {
+      dest =
+          func.getArgument(func.getNumArguments() - numOutputs + *outputIndex);
+    } else {
+      auto type = cast<MemRefType>(
+          getTypeConverter()->convertType(stage.getResult().getType()));
+      SmallVector<Value, 3> dynamicSizes = {sizes[1], sizes[0]};
+      if (type.isDynamicDim(2))
+        dynamicSizes.push_back(sizes[2]);
+      dest = memref::AllocOp::create(rewriter, loc, type, dynamicSizes);
+      // Freed at the end of the function (before the terminator, which the
+      // kernel's arvr.return still is).
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(stage->getBlock()->getTerminator());
+      memref::DeallocOp::create(rewriter, loc, dest);
+    }
 
-    Location loc = stage.getLoc();
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto rows = scf::ParallelOp::create(
-        rewriter, loc, ValueRange{zero, zero},
-        ValueRange{adaptor.getHeight(), adaptor.getWidth()},
-        ValueRange{one, one});
+    auto rows = scf::ParallelOp::create(rewriter, loc, ValueRange{zero, zero},
+                                        ValueRange{sizes[1], sizes[0]},
+                                        ValueRange{one, one});
+    rows->setAttr("arvr.stage", stage.getNameAttr());
+    if (std::optional<ArrayRef<int64_t>> block = stage.getGpuBlock())
+      rows->setAttr("arvr.gpu_block", rewriter.getDenseI64ArrayAttr(*block));
     rewriter.setInsertionPointToStart(rows.getBody());
-    auto channels =
-        scf::ForOp::create(rewriter, loc, zero, adaptor.getChannels(), one);
-    Value y = rows.getInductionVars()[0];
-    Value x = rows.getInductionVars()[1];
-    Value c = channels.getInductionVar();
+    auto channels = scf::ForOp::create(rewriter, loc, zero, sizes[2], one);
+    Value row = rows.getInductionVars()[0];
+    Value col = rows.getInductionVars()[1];
+    Value channel = channels.getInductionVar();
+    // The point of the window computed: its place plus the origin.
+    Value x = col, y = row, c = channel;
+    if (!origin.empty()) {
+      rewriter.setInsertionPointToStart(channels.getBody());
+      x = arith::AddIOp::create(rewriter, loc, origin[0], col);
+      y = arith::AddIOp::create(rewriter, loc, origin[1], row);
+      c = arith::AddIOp::create(rewriter, loc, origin[2], channel);
+    }
 
     Block &body = stage.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
@@ -146,8 +181,10 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
     rewriter.inlineBlockBefore(&body, channels.getBody()->getTerminator(),
                                ValueRange{x, y, c});
     rewriter.setInsertionPoint(yield);
-    memref::StoreOp::create(rewriter, yield.getLoc(), value, dest,
-                            ValueRange{y, x, c});
+    SmallVector<Value, 3> at = outputIndex ? SmallVector<Value, 3>{y, x, c}
+                                           : SmallVector<Value, 3>{row, col,
+                                                                   channel};
+    memref::StoreOp::create(rewriter, yield.getLoc(), value, dest, at);
     rewriter.eraseOp(yield);
     rewriter.replaceOp(stage, dest);
     return success();
@@ -241,10 +278,19 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   LogicalResult
   matchAndRewrite(AccessOp access, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = access.getLoc();
+    Value coords[3] = {adaptor.getX(), adaptor.getY(), adaptor.getC()};
+    // An intermediate stage keeps only its window: read relative to it.
+    if (auto stage = access.getImage().getDefiningOp<StageOp>();
+        stage && !stage.isOutput() && !stage.getOrigin().empty())
+      for (int dim = 0; dim < 3; ++dim)
+        coords[dim] = arith::SubIOp::create(
+            rewriter, loc, coords[dim],
+            rewriter.getRemappedValue(stage.getOrigin()[dim]));
     rewriter.replaceOp(
-        access, loadWithBoundary(rewriter, access.getLoc(), adaptor.getImage(),
-                                 adaptor.getX(), adaptor.getY(), adaptor.getC(),
-                                 access.getBoundary(), access.getPadding()));
+        access, loadWithBoundary(rewriter, loc, adaptor.getImage(), coords[0],
+                                 coords[1], coords[2], access.getBoundary(),
+                                 access.getPadding()));
     return success();
   }
 };

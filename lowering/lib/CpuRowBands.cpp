@@ -1,16 +1,14 @@
-//===- CpuRowBands.cpp - CPU kernels computing a band of rows -------------===//
+//===- CpuRowBands.cpp - CPU kernels computing a band of output rows ------===//
 //
-// Gives each kernel function two trailing index arguments, the band of
-// output rows [row_begin, row_end) it computes, so the CPU runner can split
-// an image across threads.
-//
-// Preconditions: kernel functions are marked llvm.emit_c_interface and
-// write their output from one outermost scf.parallel over (y, x) starting
-// at 0 (convert-arvr-to-loops). Afterwards each such loop covers only the
-// rows of the band.
+// Gives each arvr.kernel two trailing index parameters, the band of output
+// rows [row_begin, row_end) it computes, and narrows the windows of the
+// stages it returns to that band, so the CPU runner can split an image
+// across threads. Intermediate stages are sized afterwards, per band, by
+// arvr-infer-bounds.
 //
 //===----------------------------------------------------------------------===//
 
+#include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
 namespace mlir::arvr {
@@ -19,40 +17,57 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
+using namespace mlir::arvr;
 
 namespace {
 
 struct ArvrCpuRowBandsPass
     : public arvr::impl::ArvrCpuRowBandsBase<ArvrCpuRowBandsPass> {
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!func->hasAttr("llvm.emit_c_interface") || func.isExternal())
-        continue;
-      Type index = IndexType::get(&getContext());
-      Location loc = func.getLoc();
-      unsigned numArgs = func.getNumArguments();
-      if (failed(func.insertArguments({numArgs, numArgs}, {index, index}, {},
-                                      {loc, loc})))
-        return signalPassFailure();
-      func.setArgAttr(numArgs, "arvr.name",
-                      StringAttr::get(&getContext(), "row_begin"));
-      func.setArgAttr(numArgs + 1, "arvr.name",
-                      StringAttr::get(&getContext(), "row_end"));
-      Value begin = func.getArgument(numArgs);
-      Value end = func.getArgument(numArgs + 1);
-
-      for (auto loop : func.getBody().getOps<scf::ParallelOp>()) {
-        OpBuilder builder(loop);
-        Value lower = loop.getLowerBound()[0];
-        Value upper = loop.getUpperBound()[0];
-        Value bandLower =
-            arith::MaxSIOp::create(builder, loop.getLoc(), lower, begin);
-        Value bandUpper =
-            arith::MinSIOp::create(builder, loop.getLoc(), upper, end);
-        loop.getLowerBoundMutable()[0].set(bandLower);
-        loop.getUpperBoundMutable()[0].set(bandUpper);
+    MLIRContext *context = &getContext();
+    getOperation().walk([&](KernelOp kernel) {
+      if (kernel.getBody().empty())
+        return;
+      Type index = IndexType::get(context);
+      Location loc = kernel.getLoc();
+      unsigned numArgs = kernel.getNumArguments();
+      if (failed(kernel.insertArguments({numArgs, numArgs}, {index, index},
+                                        {}, {loc, loc}))) {
+        signalPassFailure();
+        return;
       }
-    }
+      kernel.setArgAttr(numArgs, "arvr.name",
+                        StringAttr::get(context, "row_begin"));
+      kernel.setArgAttr(numArgs + 1, "arvr.name",
+                        StringAttr::get(context, "row_end"));
+      Value begin = kernel.getArgument(numArgs);
+      Value end = kernel.getArgument(numArgs + 1);
+
+      for (StageOp stage : kernel.getBody().front().getOps<StageOp>()) {
+        if (!stage.isOutput() || !stage.hasSizes())
+          continue;
+        OpBuilder b(stage);
+        Location stageLoc = stage.getLoc();
+        Value zero = arith::ConstantIndexOp::create(b, stageLoc, 0);
+        Value height = stage.getHeight();
+        Value first = arith::MinSIOp::create(
+            b, stageLoc, arith::MaxSIOp::create(b, stageLoc, begin, zero),
+            height);
+        Value last = arith::MinSIOp::create(
+            b, stageLoc, arith::MaxSIOp::create(b, stageLoc, end, first),
+            height);
+        Value rows = arith::SubIOp::create(b, stageLoc, last, first);
+        Value origin[3] = {zero, first, zero};
+        if (!stage.getOrigin().empty()) {
+          stage.emitError("a returned stage already has a window");
+          signalPassFailure();
+          return;
+        }
+        stage.getSizesMutable().assign(
+            ValueRange{stage.getWidth(), rows, stage.getChannels()});
+        stage.getOriginMutable().assign(origin);
+      }
+    });
   }
 };
 

@@ -1,7 +1,9 @@
 //===- MapToGPU.cpp - scf.parallel (y, x) onto gpu.launch -----------------===//
 //
 // Maps each outermost 2-D scf.parallel loop of a func.func onto a gpu.launch
-// of 2-D thread blocks, one thread per iteration, guarded by the loop range.
+// of 2-D thread blocks, one thread per iteration, guarded by the loop range;
+// the block is the loop's `arvr.gpu_block` (a schedule's gpu_tile) or the
+// pass's default.
 //
 // Preconditions: the loops start at 0 with step 1 and produce no results
 // (what convert-arvr-to-loops emits). Afterwards the module is a
@@ -44,6 +46,12 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         return rewriter.notifyMatchFailure(loop, "step is not 1");
 
     Location loc = loop.getLoc();
+    int64_t blockX = this->blockX, blockY = this->blockY;
+    if (auto block = loop->getAttrOfType<DenseI64ArrayAttr>("arvr.gpu_block");
+        block && block.size() == 2) {
+      blockX = block[0];
+      blockY = block[1];
+    }
     Value rowsEnd = loop.getUpperBound()[0];
     Value colsEnd = loop.getUpperBound()[1];
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -55,6 +63,15 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one);
+    // The outlined kernel is named after the function and the stage, in a
+    // gpu.module named after the function.
+    if (auto stage = loop->getAttrOfType<StringAttr>("arvr.stage")) {
+      auto func = loop->getParentOfType<func::FuncOp>();
+      launch.setModuleAttr(FlatSymbolRefAttr::get(
+          rewriter.getStringAttr(func.getSymName() + "_kernels")));
+      launch.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getStringAttr(
+          func.getSymName() + "_" + stage.getValue())));
+    }
 
     // In the kernel: this thread's iteration, and whether it is in range.
     Block &body = launch.getBody().front();

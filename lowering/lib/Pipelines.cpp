@@ -49,7 +49,11 @@ using namespace mlir::arvr;
 void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
                                    const CudaPipelineOptions &options,
                                    LoweringStage stopAfter) {
-  // 1. arvr -> scf.parallel over memrefs.
+  // 1. The window of each intermediate stage, then arvr -> scf.parallel
+  //    over memrefs.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createArvrInferBounds());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter == LoweringStage::Loops)
@@ -62,6 +66,7 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createArvrMapToGPU(mapping));
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createArvrMergeGpuModules());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter == LoweringStage::Gpu)
     return;
@@ -95,10 +100,14 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
 }
 
 void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
-  // 1. arvr -> scf.parallel over memrefs, each kernel computing the band
-  //    of rows its caller (one thread of the runner) asks for.
-  pm.addPass(createConvertArvrToLoops());
+  // 1. Each kernel computes the band of rows its caller (one thread of the
+  //    runner) asks for, and the windows of its intermediate stages that
+  //    band needs; then arvr -> scf.parallel over memrefs.
   pm.addPass(createArvrCpuRowBands());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createArvrInferBounds());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertArvrToLoops());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)
     return;

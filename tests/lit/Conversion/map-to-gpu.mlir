@@ -53,4 +53,20 @@ func.func @offset(%out: memref<?x?xi8>, %h: index, %w: index) {
   return
 }
 
+// A loop scheduled with gpu_tile keeps its own block.
+// CHECK-LABEL: func.func @tiled
+// CHECK-DAG: %[[TBX:.+]] = arith.constant 64 : index
+// CHECK-DAG: %[[TBY:.+]] = arith.constant 2 : index
+// CHECK: gpu.launch blocks({{.+}}) in ({{.+}}) threads({{.+}}) in (%{{.+}} = %[[TBX]], %{{.+}} = %[[TBY]], %{{.+}} = %{{.+}})
+func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 7 : i8
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    memref.store %v, %out[%y, %x] : memref<?x?xi8>
+    scf.reduce
+  } {arvr.gpu_block = array<i64: 64, 2>}
+  return
+}
+
 // BAD: error: block of 64x64 threads is not a valid CUDA block (1 to 1024 threads)

@@ -11,7 +11,7 @@ arvr.kernel @dims(%src: !arvr.image<ui8, 3>) -> (!arvr.image<ui8, 3>, !arvr.imag
   %w = arvr.dim %src width : !arvr.image<ui8, 3>
   %h = arvr.dim %src height : !arvr.image<ui8, 3>
   %c = arvr.dim %src channels : !arvr.image<ui8, 3>
-  // CHECK: %[[A:.+]] = arvr.stage "a"[%[[W]], %[[H]], %[[THREE]]]
+  // CHECK: %[[A:.+]] = arvr.stage "a" [%[[W]], %[[H]], %[[THREE]]]
   %a = arvr.stage "a" [%w, %h, %c] : !arvr.image<ui8, 3> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, 3>
@@ -19,7 +19,7 @@ arvr.kernel @dims(%src: !arvr.image<ui8, 3>) -> (!arvr.image<ui8, 3>, !arvr.imag
   }
   // The sizes of a stage are the sizes it was defined with.
   // CHECK-NOT: arvr.dim %[[A]]
-  // CHECK: arvr.stage "b"[%[[W]], %[[H]], %[[THREE]]]
+  // CHECK: arvr.stage "b" [%[[W]], %[[H]], %[[THREE]]]
   %aw = arvr.dim %a width : !arvr.image<ui8, 3>
   %ah = arvr.dim %a height : !arvr.image<ui8, 3>
   %ac = arvr.dim %a channels : !arvr.image<ui8, 3>

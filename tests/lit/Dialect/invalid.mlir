@@ -206,3 +206,72 @@ arvr.kernel @argmin_type(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8,
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @stage_two_sizes(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op sizes are (width, height, channels), but 2 were given}}
+  %out = arvr.stage "out" [%w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @stage_short_origin(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op origin is (x, y, c), but 1 values were given}}
+  %t = arvr.stage "t" [%w, %w, %w] at [%w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %t : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @stage_origin_no_sizes(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op has an origin but no sizes}}
+  %t = "arvr.stage"(%w, %w, %w) <{name = "t", operandSegmentSizes = array<i32: 0, 3>}> ({
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }) : (index, index, index) -> !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @returned_without_sizes(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  // expected-error @+1 {{'arvr.stage' op is returned by the kernel, so it needs its sizes}}
+  %out = arvr.stage "out" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @bad_gpu_block(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op gpu_block must be two positive sizes of at most 1024 threads in all}}
+  %out = arvr.stage "out" [%w, %w, %w] gpu_block [64, 32] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}

@@ -11,7 +11,7 @@ arvr.kernel @invert(%src: !arvr.image<ui8, ?> {arvr.name = "src"}) -> !arvr.imag
   %w = arvr.dim %src width : !arvr.image<ui8, ?>
   %h = arvr.dim %src height : !arvr.image<ui8, ?>
   %c = arvr.dim %src channels : !arvr.image<ui8, ?>
-  // CHECK: %[[OUT:.+]] = arvr.stage "out"[%[[W]], %[[H]], %[[C]]] : !arvr.image<ui8, ?> {
+  // CHECK: %[[OUT:.+]] = arvr.stage "out" [%[[W]], %[[H]], %[[C]]] : !arvr.image<ui8, ?> {
   // CHECK-NEXT: ^bb0(%[[X:.+]]: index, %[[Y:.+]]: index, %[[CH:.+]]: index):
   %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
@@ -124,4 +124,35 @@ arvr.kernel @reductions(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 
     arvr.yield %t : f32
   }
   arvr.return %out : !arvr.image<f32, 1>
+}
+
+// A stage without sizes (its window to be inferred), one with a window and a
+// GPU block, and the reads between them.
+// CHECK-LABEL: arvr.kernel @windows
+arvr.kernel @windows(%src: !arvr.image<ui8, ?>) -> !arvr.image<f32, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %h = arvr.dim %src height : !arvr.image<ui8, ?>
+  %c = arvr.dim %src channels : !arvr.image<ui8, ?>
+  %one = arith.constant 1 : index
+  // CHECK: %[[T:.+]] = arvr.stage "t" : !arvr.image<f32, ?> {
+  %t = arvr.stage "t" : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    %f = arith.uitofp %v : i8 to f32
+    arvr.yield %f : f32
+  }
+  // CHECK: %[[U:.+]] = arvr.stage "u" [%{{.+}}, %{{.+}}, %{{.+}}] at [%{{.+}}, %{{.+}}, %{{.+}}] gpu_block [64, 4] : !arvr.image<f32, ?> {
+  %u = arvr.stage "u" [%w, %h, %c] at [%one, %one, %one] gpu_block [64, 4] : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    // CHECK: arvr.access %[[T]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds : !arvr.image<f32, ?>
+    %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<f32, ?>
+    arvr.yield %v : f32
+  }
+  // CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %{{.+}}] gpu_block [32, 8] : !arvr.image<f32, ?>
+  %out = arvr.stage "out" [%w, %h, %c] gpu_block [32, 8] : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %u[%x, %y, %ch] in_bounds : !arvr.image<f32, ?>
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<f32, ?>
 }

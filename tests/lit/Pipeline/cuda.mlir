@@ -5,10 +5,10 @@
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @invert
 // CHECK-SAME: (%[[SRC:[^:]+]]: memref<?x?x?xi8>{{.*}}, %[[OUT:[^:]+]]: memref<?x?x?xi8>
-// CHECK: gpu.launch_func @invert_kernel::@invert_kernel blocks in ({{.+}}) threads in ({{.+}}) args(%[[SRC]] : memref<?x?x?xi8>, %[[OUT]] : memref<?x?x?xi8>)
-// CHECK: gpu.binary @invert_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// CHECK: gpu.launch_func @invert_kernels::@invert_out blocks in ({{.+}}) threads in ({{.+}}) args(%[[SRC]] : memref<?x?x?xi8>, %[[OUT]] : memref<?x?x?xi8>)
+// CHECK: gpu.binary @invert_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // CHECK-SAME: .target sm_90
-// CHECK-SAME: .visible .entry invert_kernel(
+// CHECK-SAME: .visible .entry invert_out(
 // CHECK-SAME: .maxntid 32, 8, 1
 // CHECK-SAME: ld.global
 // CHECK-SAME: st.global

@@ -97,38 +97,75 @@ def Arvr_ReturnOp : Arvr_Op<"return", [Pure, HasParent<"KernelOp">,
 //===----------------------------------------------------------------------===//
 
 def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
-                                     RecursivelySpeculatable]> {
+                                     RecursivelySpeculatable,
+                                     AttrSizedOperandSegments]> {
   let summary = "an image defined point by point";
   let description = [{
-    Defines an image of size `width x height x channels`. The region computes
-    the element at one point: its entry block takes the coordinates
-    `(x, y, c)` as `index` values and ends in `arvr.yield` of one element of
-    the result's scalar type. The region is pure: it reads images only
-    through `arvr.access`, so points can be computed in any order. `name`
-    is the `func` of the `.arvr` source the stage came from.
+    Defines an image point by point. The region computes the element at one
+    point: its entry block takes the coordinates `(x, y, c)` as `index`
+    values and ends in `arvr.yield` of one element of the result's scalar
+    type. The region is pure: it reads images only through `arvr.access`,
+    so points can be computed in any order. `name` is the `func` of the
+    `.arvr` source the stage came from.
 
+    The stage computes the window of `sizes` (width, height, channels)
+    whose first point is `origin` (x0, y0, c0; zero when absent). A stage
+    the kernel returns writes its window into the output image at the
+    window's place; any other stage keeps its window in a buffer of its own,
+    and reads of it (`arvr.access ... in_bounds`) use the same coordinates as
+    the region. A stage without sizes has its window inferred from its
+    readers by `arvr-infer-bounds`; a returned stage always has sizes.
+    `gpu_block` is the GPU thread block (x, y) the stage is computed with.
     ```mlir
     %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
     ^bb0(%x: index, %y: index, %ch: index):
       %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
       arvr.yield %v : i8
     }
+    %t = arvr.stage "blur_x" [%w, %h2, %c] at [%zero, %y0, %zero]
+        gpu_block [64, 4] : !arvr.image<f32, ?> {
+    ^bb0(%x: index, %y: index, %ch: index):
+      %f = arith.constant 1.0 : f32
+      arvr.yield %f : f32
+    }
     ```
   }];
-  let arguments = (ins StrAttr:$name, Index:$width, Index:$height,
-                       Index:$channels);
+  let arguments = (ins StrAttr:$name, Variadic<Index>:$sizes,
+                       Variadic<Index>:$origin,
+                       OptionalAttr<DenseI64ArrayAttr>:$gpu_block);
   let results = (outs Arvr_ImageType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $name `[` $width `,` $height `,` $channels `]` attr-dict `:` qualified(type($result))
+    $name (` ` `[` $sizes^ `]`)? (`at` ` ` `[` $origin^ `]`)?
+    (`gpu_block` $gpu_block^)? attr-dict `:` qualified(type($result))
     $body
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name,
+                   "::mlir::Value":$width, "::mlir::Value":$height,
+                   "::mlir::Value":$channels), [{
+      build($_builder, $_state, type, name,
+            ::mlir::ValueRange{width, height, channels}, ::mlir::ValueRange{},
+            ::mlir::DenseI64ArrayAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name), [{
+      build($_builder, $_state, type, name, ::mlir::ValueRange{},
+            ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr());
+    }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The coordinates (x, y, c) of the point being computed.
     ::mlir::BlockArgument getX() { return getBody().getArgument(0); }
     ::mlir::BlockArgument getY() { return getBody().getArgument(1); }
     ::mlir::BlockArgument getC() { return getBody().getArgument(2); }
+    /// Whether the window is known (else arvr-infer-bounds finds it).
+    bool hasSizes() { return !getSizes().empty(); }
+    /// The window's sizes; only when hasSizes().
+    ::mlir::Value getWidth() { return getSizes()[0]; }
+    ::mlir::Value getHeight() { return getSizes()[1]; }
+    ::mlir::Value getChannels() { return getSizes()[2]; }
+    /// Whether an arvr.return uses this stage (it writes a kernel output).
+    bool isOutput();
   }];
 }
 

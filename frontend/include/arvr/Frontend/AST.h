@@ -281,6 +281,13 @@ struct FuncDef {
 
   /// Set by Sema: the type of the function's values.
   ScalarType type = ScalarType::I32;
+  /// Set by Sema from the schedule: the function is computed once over the
+  /// region its callers need and stored (`f.compute_root()`; always true of
+  /// `out`), rather than recomputed inline at each call.
+  bool computeRoot = false;
+  /// Set by Sema from `f.gpu_tile(x, y)`: the GPU thread block; 0 for the
+  /// default.
+  int64_t gpuTileX = 0, gpuTileY = 0;
   enum class State {
     Unchecked,
     Checking,
@@ -289,7 +296,19 @@ struct FuncDef {
   } state = State::Unchecked;
 };
 
-/// `kernel name(params) -> output { funcs }`
+/// One line of a kernel's `schedule { ... }` block:
+/// `func.directive(args);`, e.g. `blur_x.compute_root();` or
+/// `out.gpu_tile(32, 8);`. Arguments are integer literals.
+struct ScheduleDirective {
+  std::string func;
+  llvm::SMRange funcRange;
+  std::string directive;
+  llvm::SMRange directiveRange;
+  std::vector<std::pair<int64_t, llvm::SMRange>> args;
+  unsigned funcIndex = 0; ///< Set by Sema.
+};
+
+/// `kernel name(params) -> output { funcs schedule? }`
 struct KernelDecl {
   std::string name;
   llvm::SMRange nameRange;
@@ -300,6 +319,7 @@ struct KernelDecl {
   ExprPtr outputWidth, outputHeight;
   std::vector<Binding> consts; ///< Literals, possibly negated.
   std::vector<FuncDef> funcs;
+  std::vector<ScheduleDirective> schedule;
   /// Set by Sema: the image parameter whose size the output takes.
   unsigned sizeSource = 0;
 };

@@ -33,6 +33,7 @@ enum class TokenKind {
   kw_in,
   kw_true,
   kw_false,
+  kw_schedule,
   // Punctuation and operators.
   l_paren,
   r_paren,

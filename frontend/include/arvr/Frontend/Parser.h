@@ -32,6 +32,7 @@ private:
   bool parseBoundary(TypeSpec &type);
   bool parseFunc(FuncDef &func);
   bool parseFuncBlock(FuncDef &func);
+  bool parseSchedule(KernelDecl &kernel);
   bool parseBinding(Binding &binding, llvm::StringRef what);
 
   // Expressions, by decreasing precedence of their operators.

@@ -15,9 +15,13 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     Each `arvr.kernel` becomes a `func.func` of the same name taking its
     images as `memref<height x width x channels x T>` (row-major, channels
     innermost), its scalars as they are, and then one memref per output
-    (destination-passing style). Each output stage becomes an `scf.parallel`
-    over `(y, x)` with a sequential `scf.for` over channels, storing the
-    value its region yields; accesses become `memref.load`s after their
+    (destination-passing style). Each stage becomes an `scf.parallel`
+    over the `(y, x)` of its window, from 0, with a sequential `scf.for` over
+    channels, storing the value its region yields: a returned stage into
+    its output at the window's place, any other into a `memref.alloc` of
+    its window's size (freed before the function returns), read back at
+    `coordinate - origin`. The loop carries the stage's name as `arvr.stage`
+    and its `gpu_block` as `arvr.gpu_block`; accesses become `memref.load`s after their
     boundary handling, as index arithmetic (clamp: `max(0, min(i, size -
     1))`; wrap: `i mod size`; mirror: reflect-101 with period `2 size - 2`;
     constant: a select between the clamped load and the padding). Samples
@@ -40,7 +44,9 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     grid covering the loop's range: thread `(tx, ty)` of block `(bx, by)`
     computes the iteration `x = bx * block-x + tx`, `y = by * block-y + ty`
     when it lies inside the range. The innermost loop dimension goes to
-    `threadIdx.x`, so neighbouring threads touch neighbouring pixels.
+    `threadIdx.x`, so neighbouring threads touch neighbouring pixels. A
+    loop with an `arvr.gpu_block = array<i64: x, y>` attribute (a
+    `gpu_tile` of the schedule) uses that block instead.
     Marks the module as a `gpu.container_module`.
   }];
   let options = [
@@ -55,16 +61,48 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
 def ArvrCpuRowBands : Pass<"arvr-cpu-row-bands", "::mlir::ModuleOp"> {
   let summary = "Let each CPU kernel compute a band of output rows";
   let description = [{
-    Appends two `index` arguments, `row_begin` and `row_end`, to every
-    kernel function (those marked `llvm.emit_c_interface`) and narrows the
-    row range of its outermost `scf.parallel` (over `(y, x)`) to
-    `[max(0, row_begin), min(height, row_end))`. The CPU runner then calls
-    the function from several threads with disjoint bands, whose union is
-    the whole image. Valid while each kernel's loops write only their own
-    rows, as the single-stage kernels of convert-arvr-to-loops do.
+    Appends two `index` parameters, `row_begin` and `row_end`, to every
+    `arvr.kernel` and narrows the window of each stage it returns to the
+    rows `[b, e)` with `b = min(max(row_begin, 0), height)` and
+    `e = min(max(row_end, b), height)`. The CPU runner then calls the kernel
+    from several threads with disjoint bands, whose union is the whole
+    image. Run before `arvr-infer-bounds`: each intermediate stage is then
+    computed over what its band needs (the band and its halo), in a buffer
+    of the thread's own.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
+  let summary = "Size each intermediate stage from the reads of it";
+  let description = [{
+    A stage without sizes (a function scheduled `compute_root`) gets the
+    window its readers need. For every `arvr.access` of the stage, the
+    range of each coordinate is found by interval arithmetic over the
+    reader's window, the ranges of reduction variables (`lower` to `upper`)
+    and the kernel's values (+, -, *, min, max, select, division and
+    remainder by a positive constant, casts); the union over all reads
+    becomes the stage's `origin` and `sizes`, computed just before its first
+    reader, where the stage moves. Stages are visited from the last to the
+    first, so a chain of stages is sized from the output back. A stage never
+    read is erased; a read whose coordinates fall outside this arithmetic
+    (e.g. read from an image) is an error at its location.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ArvrMergeGpuModules : Pass<"arvr-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives each outlined kernel a `gpu.module` of its
+    own; a kernel with intermediate stages launches several. This pass
+    moves every `gpu.func` into the first `gpu.module` (renaming one whose
+    name is taken, e.g. `k_kernel` to `k_kernel_0`) and updates the
+    `gpu.launch_func` ops, so the module compiles to a single PTX file that
+    one `cuModuleLoad` serves. Run it after outlining, before
+    `nvvm-attach-target`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {

@@ -1,0 +1,299 @@
+//===- InferBounds.cpp - The window each intermediate stage must compute --===//
+//
+// Gives every arvr.stage without sizes (a function scheduled compute_root)
+// the window its readers need: for each `arvr.access` of the stage, the
+// range of each coordinate is found by interval arithmetic over the reader's
+// own window, the ranges of reduction variables and the kernel's scalars;
+// the union over all readers becomes the stage's origin and sizes. Halos
+// come out of it: a read at `y + j` for j in -r..r widens the window by r
+// rows on each side.
+//
+// Preconditions: stages are in the kernel's body, each after the stages it
+// reads; canonicalisation has folded constant divisors. Stages are handled
+// from the last to the first, so every reader's window is known when its
+// producer is reached. A coordinate that is not built from + - *, min, max,
+// select and division by a positive constant (e.g. a value read from an
+// image) is an error at the read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Dialect/ArvrDialect.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRINFERBOUNDS
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+using namespace mlir::arvr;
+
+namespace {
+
+/// An inclusive range [lo, hi] of index values, computed in the kernel's
+/// body before the readers.
+struct Interval {
+  Value lo, hi;
+};
+
+/// Interval arithmetic over the coordinates of the accesses inside one
+/// reader stage, emitting the bounds at `builder`'s insertion point.
+class IntervalBuilder {
+public:
+  IntervalBuilder(OpBuilder &builder, StageOp reader)
+      : b(builder), reader(reader) {}
+
+  /// The range of the index or integer `value`; failure if it depends on
+  /// something other than coordinates, reduction variables and values of
+  /// the kernel's body.
+  FailureOr<Interval> range(Value value) {
+    auto it = cache.find(value);
+    if (it != cache.end())
+      return it->second;
+    FailureOr<Interval> result = compute(value);
+    if (succeeded(result))
+      cache[value] = *result;
+    return result;
+  }
+
+private:
+  Value index(int64_t v) {
+    return arith::ConstantIndexOp::create(b, reader.getLoc(), v);
+  }
+  Value toIndex(Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, v.getLoc(), b.getIndexType(), v);
+  }
+  Interval point(Value v) {
+    Value i = toIndex(v);
+    return {i, i};
+  }
+  Value min(Value l, Value r) {
+    return arith::MinSIOp::create(b, reader.getLoc(), l, r);
+  }
+  Value max(Value l, Value r) {
+    return arith::MaxSIOp::create(b, reader.getLoc(), l, r);
+  }
+
+  /// Whether `value` is defined before the insertion point, in the body.
+  bool isAvailable(Value value) {
+    Block *block = b.getInsertionBlock();
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == block;
+    Operation *def = value.getDefiningOp();
+    return def->getBlock() == block &&
+           (b.getInsertionPoint() == block->end() ||
+            def->isBeforeInBlock(&*b.getInsertionPoint()));
+  }
+
+  FailureOr<Interval> compute(Value value) {
+    if (isAvailable(value))
+      return point(value);
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == reader.getOperation()) {
+        // A coordinate of the reader: its window.
+        unsigned dim = arg.getArgNumber();
+        Value first = reader.getOrigin().empty()
+                          ? index(0)
+                          : Value(reader.getOrigin()[dim]);
+        if (!isAvailable(first) || !isAvailable(reader.getSizes()[dim]))
+          return failure();
+        Value last = arith::SubIOp::create(
+            b, arg.getLoc(),
+            arith::AddIOp::create(b, arg.getLoc(), first,
+                                  reader.getSizes()[dim]),
+            index(1));
+        return Interval{first, last};
+      }
+      if (auto reduce = dyn_cast<ReduceOp>(owner)) {
+        FailureOr<Interval> lower = range(reduce.getLower());
+        FailureOr<Interval> upper = range(reduce.getUpper());
+        if (failed(lower) || failed(upper))
+          return failure();
+        return Interval{lower->lo, upper->hi};
+      }
+      return failure();
+    }
+
+    Operation *op = value.getDefiningOp();
+    Location loc = op->getLoc();
+    IntegerAttr constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      return point(index(constant.getInt()));
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+      return range(op->getOperand(0));
+    if (op->getNumOperands() == 3 && isa<arith::SelectOp>(op)) {
+      FailureOr<Interval> t = range(op->getOperand(1));
+      FailureOr<Interval> f = range(op->getOperand(2));
+      if (failed(t) || failed(f))
+        return failure();
+      return Interval{min(t->lo, f->lo), max(t->hi, f->hi)};
+    }
+    if (op->getNumOperands() != 2)
+      return failure();
+    FailureOr<Interval> l = range(op->getOperand(0));
+    if (failed(l))
+      return failure();
+    // Division and remainder by a positive constant.
+    IntegerAttr divisor;
+    if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::RemSIOp>(op)) {
+      if (!matchPattern(op->getOperand(1), m_Constant(&divisor)) ||
+          divisor.getInt() <= 0)
+        return failure();
+      Value k = index(divisor.getInt());
+      if (isa<arith::RemSIOp>(op))
+        return Interval{index(1 - divisor.getInt()),
+                        index(divisor.getInt() - 1)};
+      if (isa<arith::FloorDivSIOp>(op))
+        return Interval{arith::FloorDivSIOp::create(b, loc, l->lo, k),
+                        arith::FloorDivSIOp::create(b, loc, l->hi, k)};
+      return Interval{arith::DivSIOp::create(b, loc, l->lo, k),
+                      arith::DivSIOp::create(b, loc, l->hi, k)};
+    }
+    FailureOr<Interval> r = range(op->getOperand(1));
+    if (failed(r))
+      return failure();
+    if (isa<arith::AddIOp>(op))
+      return Interval{arith::AddIOp::create(b, loc, l->lo, r->lo),
+                      arith::AddIOp::create(b, loc, l->hi, r->hi)};
+    if (isa<arith::SubIOp>(op))
+      return Interval{arith::SubIOp::create(b, loc, l->lo, r->hi),
+                      arith::SubIOp::create(b, loc, l->hi, r->lo)};
+    if (isa<arith::MinSIOp>(op))
+      return Interval{min(l->lo, r->lo), min(l->hi, r->hi)};
+    if (isa<arith::MaxSIOp>(op))
+      return Interval{max(l->lo, r->lo), max(l->hi, r->hi)};
+    if (isa<arith::MulIOp>(op)) {
+      // By a constant factor: scale the ends (swapped when negative).
+      for (int side = 0; side < 2; ++side) {
+        IntegerAttr factor;
+        if (!matchPattern(op->getOperand(side), m_Constant(&factor)))
+          continue;
+        const Interval &other = side == 0 ? *r : *l;
+        Value k = index(factor.getInt());
+        Value a = arith::MulIOp::create(b, loc, other.lo, k);
+        Value z = arith::MulIOp::create(b, loc, other.hi, k);
+        return factor.getInt() >= 0 ? Interval{a, z} : Interval{z, a};
+      }
+      // The extremes of a product are among the products of the ends.
+      Value products[4] = {arith::MulIOp::create(b, loc, l->lo, r->lo),
+                           arith::MulIOp::create(b, loc, l->lo, r->hi),
+                           arith::MulIOp::create(b, loc, l->hi, r->lo),
+                           arith::MulIOp::create(b, loc, l->hi, r->hi)};
+      return Interval{
+          min(min(products[0], products[1]), min(products[2], products[3])),
+          max(max(products[0], products[1]), max(products[2], products[3]))};
+    }
+    return failure();
+  }
+
+  OpBuilder &b;
+  StageOp reader;
+  DenseMap<Value, Interval> cache;
+};
+
+/// The stage of the kernel's body that contains `op`.
+static StageOp getTopLevelStage(Operation *op, Block *body) {
+  while (op && op->getBlock() != body)
+    op = op->getParentOp();
+  return dyn_cast_or_null<StageOp>(op);
+}
+
+/// Sizes `stage` from its readers; false (reported) if it cannot.
+static bool inferWindow(StageOp stage) {
+  Block *body = stage->getBlock();
+  SmallVector<AccessOp> reads;
+  for (Operation *user : stage.getResult().getUsers()) {
+    auto access = dyn_cast<AccessOp>(user);
+    if (!access) {
+      user->emitError("cannot infer the window of stage '")
+          << stage.getName() << "': it is used by '" << user->getName()
+          << "', not only read";
+      return false;
+    }
+    reads.push_back(access);
+  }
+  if (reads.empty()) {
+    stage.erase(); // Never read: nothing to compute.
+    return true;
+  }
+
+  // The bounds are computed just before the first reader, and the stage
+  // moves there, so that it sees the readers' windows.
+  Operation *first = nullptr;
+  for (AccessOp access : reads) {
+    StageOp reader = getTopLevelStage(access, body);
+    if (!reader || !reader.hasSizes()) {
+      access.emitError("cannot infer the window of stage '")
+          << stage.getName() << "': this read is not inside a stage whose "
+          << "window is known";
+      return false;
+    }
+    if (!first || reader->isBeforeInBlock(first))
+      first = reader;
+  }
+  OpBuilder builder(first);
+  Location loc = stage.getLoc();
+  Value lo[3], hi[3];
+  for (AccessOp access : reads) {
+    IntervalBuilder intervals(builder, getTopLevelStage(access, body));
+    Value coords[3] = {access.getX(), access.getY(), access.getC()};
+    for (int dim = 0; dim < 3; ++dim) {
+      FailureOr<Interval> range = intervals.range(coords[dim]);
+      if (failed(range)) {
+        InFlightDiagnostic diag = access.emitError(
+            "cannot infer which part of '");
+        diag << stage.getName() << "' this read needs: its "
+             << (dim == 0 ? "x" : dim == 1 ? "y" : "c")
+             << " coordinate must be built from the reader's coordinates, "
+                "reduction variables and uniform values with + - * / min "
+                "max; compute '"
+             << stage.getName() << "' inline instead";
+        return false;
+      }
+      lo[dim] = lo[dim] ? arith::MinSIOp::create(builder, loc, lo[dim],
+                                                 range->lo)
+                        : range->lo;
+      hi[dim] = hi[dim] ? arith::MaxSIOp::create(builder, loc, hi[dim],
+                                                 range->hi)
+                        : range->hi;
+    }
+  }
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  SmallVector<Value, 3> sizes;
+  for (int dim = 0; dim < 3; ++dim) {
+    Value extent = arith::AddIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, hi[dim], lo[dim]),
+        one);
+    sizes.push_back(arith::MaxSIOp::create(builder, loc, extent, zero));
+  }
+  stage->moveBefore(first);
+  stage.getSizesMutable().assign(sizes);
+  stage.getOriginMutable().assign(ValueRange{lo[0], lo[1], lo[2]});
+  return true;
+}
+
+struct ArvrInferBoundsPass
+    : public arvr::impl::ArvrInferBoundsBase<ArvrInferBoundsPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation().walk([&](KernelOp kernel) {
+      if (kernel.getBody().empty())
+        return;
+      SmallVector<StageOp> stages(
+          kernel.getBody().front().getOps<StageOp>());
+      for (StageOp stage : llvm::reverse(stages))
+        if (!stage.hasSizes())
+          ok = inferWindow(stage) && ok;
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,128 @@
+// arvr-infer-bounds: a stage without sizes gets the window its readers
+// need, found by interval arithmetic over their coordinates.
+// RUN: arvr-opt %s -split-input-file --arvr-infer-bounds --canonicalize --cse -verify-diagnostics | FileCheck %s
+
+// A vertical 2r+1 tap read of `t` from `out` over [0, w) x [0, h): `t`
+// needs the rows [-r, h - 1 + r], all columns and channels.
+// CHECK-LABEL: arvr.kernel @halo
+// CHECK-SAME: %[[SRC:[^:]+]]: !arvr.image<ui8, ?>, %[[R:[^:]+]]: i32
+arvr.kernel @halo(%src: !arvr.image<ui8, ?>, %r: i32) -> !arvr.image<f32, ?> {
+  // CHECK-DAG: %[[W:.+]] = arvr.dim %[[SRC]] width
+  // CHECK-DAG: %[[H:.+]] = arvr.dim %[[SRC]] height
+  // CHECK-DAG: %[[C:.+]] = arvr.dim %[[SRC]] channels
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %h = arvr.dim %src height : !arvr.image<ui8, ?>
+  %c = arvr.dim %src channels : !arvr.image<ui8, ?>
+  // CHECK-DAG: %[[RI:.+]] = arith.index_cast %[[R]] : i32 to index
+  // CHECK-DAG: %[[Y0:.+]] = arith.subi %{{.+}}, %[[RI]] : index
+  // CHECK-DAG: %[[Y1:.+]] = arith.addi %{{.+}}, %[[RI]] : index
+  // CHECK: %[[T:.+]] = arvr.stage "t" [%{{.+}}, %{{.+}}, %{{.+}}] at [%{{.+}}, %[[Y0]], %{{.+}}] : !arvr.image<f32, ?>
+  %t = arvr.stage "t" : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] mirror : !arvr.image<ui8, ?>
+    %f = arith.uitofp %v : i8 to f32
+    arvr.yield %f : f32
+  }
+  // CHECK: arvr.stage "out" [%[[W]], %[[H]], %[[C]]]
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %zero = arith.constant 0 : i32
+    %lo = arith.subi %zero, %r : i32
+    %s = arvr.reduce sum %lo to %r : f32 {
+    ^bb0(%j: i32):
+      %yi = arith.index_cast %y : index to i32
+      %yj = arith.addi %yi, %j : i32
+      %yy = arith.index_cast %yj : i32 to index
+      // CHECK: arvr.access %[[T]]
+      %v = arvr.access %t[%x, %yy, %ch] in_bounds : !arvr.image<f32, ?>
+      arvr.yield %v : f32
+    }
+    arvr.yield %s : f32
+  }
+  arvr.return %out : !arvr.image<f32, ?>
+}
+
+// -----
+
+// Halving: `out` of size (w / 2, h / 2) reads `t` at (2x, 2y) and
+// (2x + 1, 2y + 1): `t`'s window starts at (0, 0) and ends at
+// 2 (w / 2 - 1) + 1.
+// CHECK-LABEL: arvr.kernel @downscale
+arvr.kernel @downscale(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %hw = arith.floordivsi %w, %c2 : index
+  %hh = arith.floordivsi %h, %c2 : index
+  // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
+  // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+  // CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+  // CHECK: %[[HW:.+]] = arith.floordivsi
+  // CHECK: %[[LASTX:.+]] = arith.subi %[[HW]], %[[C1]]
+  // CHECK: %[[X2:.+]] = arith.muli %[[LASTX]], %[[C2]]
+  // CHECK: %[[X3:.+]] = arith.addi %[[X2]], %[[C1]]
+  // CHECK: %[[HI:.+]] = arith.maxsi %[[X3]], %[[X2]]
+  // CHECK: %[[TW0:.+]] = arith.addi %[[HI]], %[[C1]]
+  // CHECK: %[[TW:.+]] = arith.maxsi %[[TW0]], %[[C0]]
+  // CHECK: arvr.stage "t" [%[[TW]], %{{.+}}, %{{.+}}] at [%[[C0]], %[[C0]], %[[C0]]] : !arvr.image<ui8, 1>
+  %t = arvr.stage "t" : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%hw, %hh, %c1] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %x2 = arith.muli %x, %c2 : index
+    %y2 = arith.muli %y, %c2 : index
+    %x3 = arith.addi %x2, %c1 : index
+    %y3 = arith.addi %y2, %c1 : index
+    %a = arvr.access %t[%x2, %y2, %ch] in_bounds : !arvr.image<ui8, 1>
+    %b = arvr.access %t[%x3, %y3, %ch] in_bounds : !arvr.image<ui8, 1>
+    %s = arith.addi %a, %b : i8
+    arvr.yield %s : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// A stage nobody reads is dropped.
+// CHECK-LABEL: arvr.kernel @dead
+// CHECK-NOT: arvr.stage "t"
+// CHECK: arvr.stage "out"
+arvr.kernel @dead(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %t = arvr.stage "t" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+// A coordinate read from an image has no range to infer.
+arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %t = arvr.stage "t" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    %i = arith.index_castui %v : i8 to index
+    // expected-error @+1 {{cannot infer which part of 't' this read needs: its x coordinate must be built from the reader's coordinates, reduction variables and uniform values with + - * / min max; compute 't' inline instead}}
+    %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
