@@ -36,6 +36,7 @@ cases=(
   "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
   "tests/golden/argmin.arvr|-p r=4"
   "tests/golden/downscale.arvr|-p k=3"
+  "tests/lit/Frontend/mlirgen-schedule.arvr|-p r=2"
   "examples/nv12_to_rgb.arvr||tests/data/pattern_1x1.nv12 tests/data/pattern_7x3.nv12 tests/data/pattern_641x479.nv12"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
@@ -116,6 +117,27 @@ if [ -d "$golden" ]; then
     report=""
   done
 fi
+# Schedules never change results: the Gaussian with its schedule (blur_x at
+# the root), everything inlined and other tiles, all on the GPU, bit for bit.
+sed '/^  schedule {/,/^  }/d' "$src/examples/gaussian_blur.arvr" >"$out/gauss-inline.arvr"
+sed 's/out.gpu_tile(32, 8);/blur_x.gpu_tile(128, 1);\n    out.gpu_tile(8, 32);/' \
+  "$src/examples/gaussian_blur.arvr" >"$out/gauss-tiles.arvr"
+for image in tests/data/odd-7x3.png tests/data/odd-641x479.png tests/data/baboon.jpg; do
+  for params in "-p radius=7 -p sigma=3.5" "-p radius=1 -p sigma=0.8"; do
+    runs=$((runs + 1))
+    # shellcheck disable=SC2086
+    if "$arvrc" run "$src/examples/gaussian_blur.arvr" -i "$src/$image" -o "$out/sched-$runs-root.png" --target cuda $params >/dev/null &&
+       "$arvrc" run "$out/gauss-inline.arvr" -i "$src/$image" -o "$out/sched-$runs-inline.png" --target cuda $params >/dev/null &&
+       "$arvrc" run "$out/gauss-tiles.arvr" -i "$src/$image" -o "$out/sched-$runs-tiles.png" --target cuda $params >/dev/null &&
+       cmp -s "$out/sched-$runs-root.png" "$out/sched-$runs-inline.png" &&
+       cmp -s "$out/sched-$runs-root.png" "$out/sched-$runs-tiles.png"; then
+      echo "schedules: gaussian_blur $params $(basename "$image"): root, inline and other tiles identical on the GPU"
+    else
+      echo "schedules: gaussian_blur $params $(basename "$image"): DIFFER or failed"
+      failures=$((failures + 1))
+    fi
+  done
+done
 # Many frames in one run (compiled once), on the GPU and on the CPU.
 mkdir -p "$out/frames"
 cp "$src"/tests/data/odd-*.png "$src/tests/data/baboon.jpg" "$out/frames/"

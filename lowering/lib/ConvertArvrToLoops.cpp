@@ -216,25 +216,46 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
     return arith::MaxSIOp::create(b, loc, below, zero);
   }
   case Boundary::wrap:
-    return wrapInto(size);
-  case Boundary::mirror: {
-    // Reflect-101 repeats with period 2 * size - 2 (1 for a single element):
-    // fold into [0, period), then reflect the upper half.
-    Value two = arith::ConstantIndexOp::create(b, loc, 2);
-    Value period = arith::SubIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, size, two), two);
-    period = arith::MaxSIOp::create(b, loc, period, one);
-    Value folded = wrapInto(period);
-    Value upper =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, folded, size);
-    Value reflected = arith::SubIOp::create(b, loc, period, folded);
-    return arith::SelectOp::create(b, loc, upper, reflected, folded);
-  }
+  case Boundary::mirror:
+    break;
   case Boundary::in_bounds:
   case Boundary::constant:
-    break;
+    llvm_unreachable("boundary without index remapping");
   }
-  llvm_unreachable("boundary without index remapping");
+  // wrap and mirror need a remainder, which is slow (on a GPU, a long
+  // sequence of instructions): compute it only for an index outside,
+  // which happens only near the edges.
+  Value aboveZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value belowSize =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
+  Value inside = arith::AndIOp::create(b, loc, aboveZero, belowSize);
+  auto ifInside = scf::IfOp::create(
+      b, loc, inside,
+      [&](OpBuilder &then, Location l) { scf::YieldOp::create(then, l, index); },
+      [&](OpBuilder &otherwise, Location l) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(otherwise.getInsertionBlock(),
+                            otherwise.getInsertionPoint());
+        Value remapped;
+        if (boundary == Boundary::wrap) {
+          remapped = wrapInto(size);
+        } else {
+          // Reflect-101 repeats with period 2 * size - 2 (1 for a single
+          // element): fold into [0, period), then reflect the upper half.
+          Value two = arith::ConstantIndexOp::create(b, l, 2);
+          Value period = arith::SubIOp::create(
+              b, l, arith::MulIOp::create(b, l, size, two), two);
+          period = arith::MaxSIOp::create(b, l, period, one);
+          Value folded = wrapInto(period);
+          Value upper = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                              folded, size);
+          Value reflected = arith::SubIOp::create(b, l, period, folded);
+          remapped = arith::SelectOp::create(b, l, upper, reflected, folded);
+        }
+        scf::YieldOp::create(b, l, remapped);
+      });
+  return ifInside.getResult(0);
 }
 
 /// Loads element (x, y, c) of `image` (a memref<H x W x C>) under

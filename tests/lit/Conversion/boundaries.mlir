@@ -5,10 +5,20 @@
 // Wrap: i mod size, lifted into [0, size).
 // CHECK-LABEL: func.func @wrap
 // CHECK: %[[W:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x?x1xi8>
-// CHECK: %[[R:.+]] = arith.remsi %[[X:.+]], %[[W]] : index
+// The remainder is taken only for an index outside the image (y first,
+// then x).
+// CHECK: scf.if
+// CHECK: %[[GE:.+]] = arith.cmpi sge, %[[X:.+]], %{{.+}} : index
+// CHECK-NEXT: %[[LT:.+]] = arith.cmpi slt, %[[X]], %[[W]] : index
+// CHECK: %[[IN:.+]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK: %[[XW:.+]] = scf.if %[[IN]] -> (index) {
+// CHECK-NEXT: scf.yield %[[X]] : index
+// CHECK-NEXT: } else {
+// CHECK: %[[R:.+]] = arith.remsi %[[X]], %[[W]] : index
 // CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[R]], %{{.+}} : index
 // CHECK: %[[UP:.+]] = arith.addi %[[R]], %[[W]] : index
-// CHECK: %[[XW:.+]] = arith.select %[[NEG]], %[[UP]], %[[R]] : index
+// CHECK: %[[XS:.+]] = arith.select %[[NEG]], %[[UP]], %[[R]] : index
+// CHECK: scf.yield %[[XS]] : index
 // CHECK: memref.load %{{.+}}[%{{.+}}, %[[XW]], %{{.+}}]
 arvr.kernel @wrap(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
   %w = arvr.dim %src width : !arvr.image<ui8, 1>
@@ -27,6 +37,8 @@ arvr.kernel @wrap(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 // Mirror (reflect-101): fold into the period 2 size - 2 (at least 1), then
 // reflect the upper half.
 // CHECK-LABEL: func.func @mirror
+// CHECK: scf.if
+// CHECK: } else {
 // CHECK: %[[TWICE:.+]] = arith.muli %[[W:.+]], %[[TWO:.+]] : index
 // CHECK: %[[P0:.+]] = arith.subi %[[TWICE]], %[[TWO]] : index
 // CHECK: %[[P:.+]] = arith.maxsi %[[P0]], %{{.+}} : index
@@ -34,8 +46,9 @@ arvr.kernel @wrap(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 // CHECK: %[[F:.+]] = arith.select %{{.+}}, %{{.+}}, %[[R]] : index
 // CHECK: %[[UPPER:.+]] = arith.cmpi sge, %[[F]], %[[W]] : index
 // CHECK: %[[REF:.+]] = arith.subi %[[P]], %[[F]] : index
-// CHECK: %[[YM:.+]] = arith.select %[[UPPER]], %[[REF]], %[[F]] : index
-// CHECK: memref.load %{{.+}}[%[[YM]], %{{.+}}, %{{.+}}]
+// CHECK: %[[YS:.+]] = arith.select %[[UPPER]], %[[REF]], %[[F]] : index
+// CHECK: scf.yield %[[YS]] : index
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}]
 arvr.kernel @mirror(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
   %w = arvr.dim %src width : !arvr.image<ui8, 1>
   %h = arvr.dim %src height : !arvr.image<ui8, 1>
