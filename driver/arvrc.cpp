@@ -15,12 +15,14 @@
 #include "Compiler.h"
 #include "CudaDriver.h"
 #include "Image.h"
+#include "Manifest.h"
 #include "Runner.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
@@ -113,7 +115,15 @@ struct BuildArgs {
   bool locations = false;
   std::string kernel;
   std::optional<std::string> cudaPath;
+  std::string manifest; ///< Where the launch manifest goes; "" beside -o.
 };
+
+/// The launch manifest's default path: `-o out.ptx` -> `out.manifest`.
+std::string defaultManifestPath(const std::string &ptxPath) {
+  llvm::SmallString<128> path(ptxPath);
+  llvm::sys::path::replace_extension(path, "manifest");
+  return std::string(path);
+}
 
 int runBuild(const BuildArgs &args) {
   static const std::map<std::string, Emit> emits = {
@@ -163,9 +173,34 @@ int runBuild(const BuildArgs &args) {
   std::string ptx;
   if (!compilation.getPtx(ptx))
     return fail("internal compiler error: the pipeline produced no PTX");
-  return writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; })
-             ? 0
-             : kExitError;
+  // Beside a PTX file, the manifest that says how to launch it; written to
+  // a string first, so that a failure leaves neither file behind.
+  std::string manifestPath = args.manifest;
+  if (manifestPath.empty() && args.output != "-")
+    manifestPath = defaultManifestPath(args.output);
+  std::string manifest;
+  if (!manifestPath.empty()) {
+    const arvr::KernelDecl *kernel =
+        selectKernel(compilation.getAst(), args.kernel, args.input);
+    std::string error;
+    llvm::raw_string_ostream os(manifest);
+    if (!kernel || !writeLaunchManifest(
+                       compilation.getModule(), compilation.getArvrModule(),
+                       kernel->name,
+                       std::string(llvm::sys::path::filename(args.output)), os,
+                       error))
+      return error.empty() ? kExitError : fail(error);
+  }
+  if (!writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; }))
+    return kExitError;
+  if (!manifestPath.empty() &&
+      !writeOutput(manifestPath,
+                   [&](llvm::raw_ostream &os) { os << manifest; })) {
+    if (args.output != "-")
+      llvm::sys::fs::remove(args.output);
+    return kExitError;
+  }
+  return 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -632,13 +667,17 @@ int main(int argc, char **argv) {
       "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
+  buildCmd->add_option("--manifest", build.manifest,
+                       "Where to write the launch manifest (docs/manifest.md); "
+                       "default: beside the PTX file, as NAME.manifest");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
   buildCmd->add_flag("--locations", build.locations,
                      "With IR output, show each op's .arvr file:line:col");
   buildCmd->footer("Example:\n  arvrc build examples/brightness_contrast.arvr "
-                   "-o bc.ptx\n  arvrc build k.arvr --emit=arvr");
+                   "-o bc.ptx   (also writes bc.manifest)\n  arvrc build "
+                   "k.arvr --emit=arvr");
 
   RunArgs run;
   CLI::App *runCmd =
