@@ -1,0 +1,105 @@
+//===- ManifestTest.cpp - The launch manifest, read as a user would ------===//
+//
+// Builds examples with arvrc, reads the manifests with bench/'s reader
+// (LaunchManifest.h, no MLIR) and checks the sizes and geometry it
+// evaluates against what the kernels say: the Gaussian's intermediate
+// buffer holds the output's rows plus `radius` above and below, and every
+// grid covers its image with the scheduled blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include <doctest/doctest.h>
+
+#include "../../bench/LaunchManifest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+const std::string kSource = ARVRC_SOURCE_DIR;
+const std::string kArvrcBinary = ARVRC_BINARY;
+
+arvrbench::LaunchManifest build(const std::string &example) {
+  const char *dir = std::getenv("TMPDIR");
+  std::string ptx = std::string(dir ? dir : "/tmp") + "/arvrc-manifest-" +
+                    std::to_string(getpid()) + ".ptx";
+  std::string manifest = ptx.substr(0, ptx.size() - 4) + ".manifest";
+  std::string command =
+      kArvrcBinary + " build " + kSource + "/" + example + " -o " + ptx;
+  INFO(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  arvrbench::LaunchManifest m = arvrbench::LaunchManifest::load(manifest);
+  unlink(ptx.c_str());
+  unlink(manifest.c_str());
+  return m;
+}
+
+uint64_t bitsOf(int32_t v) { return static_cast<uint32_t>(v); }
+uint64_t bitsOf(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return bits;
+}
+
+} // namespace
+
+TEST_CASE("manifest: the Gaussian's stage buffer and launches") {
+  arvrbench::LaunchManifest m = build("examples/gaussian_blur.arvr");
+  CHECK(m.kernel == "gaussian_blur");
+  REQUIRE(m.args.size() == 4);
+  CHECK(m.args[0].isImage);
+  CHECK(m.args[3].isOutput);
+  for (int radius : {1, 4, 9}) {
+    CAPTURE(radius);
+    std::vector<arvrbench::Binding> bound(4);
+    bound[0].shape = {479, 641, 3}; // H, W, C: not multiples of any block.
+    bound[1].scalarBits = bitsOf(2.0f);
+    bound[2].scalarBits = bitsOf(int32_t(radius));
+    m.evaluate(bound);
+    CHECK(m.outputSize(3) == std::array<int64_t, 3>{641, 479, 3});
+    bound[3].shape = {479, 641, 3};
+    m.evaluate(bound);
+    REQUIRE(m.buffers.size() == 1);
+    CHECK(m.bufferShape(0) ==
+          std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
+    CHECK(m.bufferBytes(0) == size_t(479 + 2 * radius) * 641 * 3 * 4);
+    auto launches = m.resolve({0x1000});
+    REQUIRE(launches.size() == 2);
+    CHECK(launches[0].entry == "gaussian_blur_blur_x");
+    CHECK(launches[1].entry == "gaussian_blur_out");
+    for (const auto &l : launches) {
+      CHECK(l.block[0] == 32);
+      CHECK(l.block[1] == 8);
+      CHECK(l.grid[0] == (641 + 31) / 32);
+      CHECK(l.shared == 0);
+      CHECK(l.storage.size() == l.sizes.size());
+    }
+    CHECK(launches[0].grid[1] == unsigned(479 + 2 * radius + 7) / 8);
+    CHECK(launches[1].grid[1] == (479 + 7) / 8);
+  }
+}
+
+TEST_CASE("manifest: NV12 planes and a fixed channel count") {
+  arvrbench::LaunchManifest m = build("examples/nv12_to_rgb.arvr");
+  REQUIRE(m.args.size() == 3);
+  CHECK(m.args[0].name == "frame_y");
+  CHECK(m.args[0].channels == 1);
+  CHECK(m.args[1].name == "frame_uv");
+  CHECK(m.args[1].channels == 2);
+  CHECK(m.args[2].channels == 3);
+  std::vector<arvrbench::Binding> bound(3);
+  bound[0].shape = {1080, 1920, 1};
+  bound[1].shape = {540, 960, 2};
+  bound[2].shape = {1080, 1920, 3};
+  m.evaluate(bound);
+  CHECK(m.outputSize(2) == std::array<int64_t, 3>{1920, 1080, 3});
+  auto launches = m.resolve({});
+  REQUIRE(launches.size() == 1);
+  CHECK(launches[0].grid[0] == 60);
+  CHECK(launches[0].grid[1] == 135);
+  // Three images of 9 descriptor fields each, and no other argument.
+  CHECK(launches[0].storage.size() == 27);
+}
