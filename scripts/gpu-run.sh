@@ -2,9 +2,12 @@
 # On the GPU machine: unpacks dist/arvrc-gpu.tar.xz, records the machine,
 # and runs the GPU tests, writing everything under $OUT (or ./gpu-results).
 #
-#   scripts/gpu-run.sh [BUNDLE]
+#   scripts/gpu-run.sh [BUNDLE] [--bench]
+#
+# With --bench, then runs the benchmark (bench/run.sh) into $OUT/bench.
 set -uo pipefail
 bundle=${1:-dist/arvrc-gpu.tar.xz}
+bench=${2:-}
 out=${OUT:-$PWD/gpu-results}
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -23,4 +26,10 @@ status=${PIPESTATUS[0]}
 # Keep one pair of outputs to look at.
 cp "$work/out/brightness_contrast-1-cpu.png" "$work/out/brightness_contrast-1-cuda.png" "$out/" 2>/dev/null
 echo "gpu-tests exit status: $status" | tee -a "$out/gpu-tests.log"
+if [ "$bench" = "--bench" ]; then
+  "$root/bench/run.sh" "$root/bin/arvrc" "$root" "$out/bench" 2>&1 | tee "$out/bench-run.log"
+  bench_status=${PIPESTATUS[0]}
+  echo "bench exit status: $bench_status" | tee -a "$out/bench-run.log"
+  [ "$bench_status" -eq 0 ] || status=1
+fi
 exit "$status"

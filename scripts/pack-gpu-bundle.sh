@@ -17,8 +17,10 @@ mkdir -p "$bundle/bin" "$bundle/tests" "$bundle/scripts"
 strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
 cp -r examples "$bundle/"
 cp -r tests/data tests/golden "$bundle/tests/"
-mkdir -p "$bundle/tests/lit/Driver/Inputs"
+mkdir -p "$bundle/tests/lit/Driver/Inputs" "$bundle/tests/lit/Frontend" "$bundle/bench"
 cp tests/lit/Driver/Inputs/*.arvr "$bundle/tests/lit/Driver/Inputs/"
+cp tests/lit/Frontend/mlirgen-schedule.arvr "$bundle/tests/lit/Frontend/"
+cp -r bench/cuda bench/*.cu bench/*.h bench/*.sh bench/*.py "$bundle/bench/"
 cp scripts/gpu-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
 git rev-parse HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
 

@@ -1,0 +1,903 @@
+//===- arvr_bench.cu - arvrc against hand-written CUDA and NPP ------------===//
+//
+// For each example kernel (lens undistortion with chromatic aberration,
+// Gaussian r=4, NV12 -> RGB8) and each implementation (arvrc's PTX launched
+// with the CUDA driver API from its launch manifest, the hand-written CUDA
+// of cuda/hand_kernels.cuh, NPP where it has the operation), at 1080p, 4K
+// and 8K, batch 1 and batch 8:
+//   1. checks the outputs first (outputs poisoned, arvrc vs hand CUDA at
+//      most 1 apart; NPP's difference reported);
+//   2. warms up, then times >= 50 repetitions with CUDA events, the
+//      implementations interleaved (A B C A B C ...), input/output buffers
+//      rotated so the working set exceeds 4x the L2 cache;
+//   3. reports median/min/max us per frame, GB/s of the ideal traffic, % of
+//      the device-to-device copy bandwidth measured in the same run,
+//      registers, spills, theoretical occupancy, and ratios.
+// Also: end-to-end (upload + kernel + download, pinned memory) of one 4K
+// frame through arvrc's kernels.
+//
+//   arvr_bench --manifests DIR [--photo photo.ppm] [--reps N] [--csv FILE]
+//
+// DIR holds lens_undistort.manifest, gaussian_blur.manifest and
+// nv12_to_rgb.manifest with their PTX (arvrc build ... -o DIR/NAME.ptx).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchManifest.h"
+#include "cuda/hand_kernels.cuh"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#ifdef ARVR_BENCH_NPP
+#include <nppi_color_conversion.h>
+#include <nppi_filtering_functions.h>
+#include <nppi_geometry_transforms.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+[[noreturn]] void die(const std::string &message) {
+  std::fprintf(stderr, "arvr_bench: %s\n", message.c_str());
+  std::exit(1);
+}
+
+void checkCu(CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr;
+  cuGetErrorName(result, &name);
+  die(std::string(call) + ": " + (name ? name : "unknown error"));
+}
+void checkCuda(cudaError_t result, const char *call) {
+  if (result != cudaSuccess)
+    die(std::string(call) + ": " + cudaGetErrorString(result));
+}
+#define CU(call) checkCu((call), #call)
+#define CUDA(call) checkCuda((call), #call)
+
+//===----------------------------------------------------------------------===//
+// Device facts
+//===----------------------------------------------------------------------===//
+
+struct Device {
+  cudaDeviceProp prop;
+  int l2Bytes = 0;
+  double copyBytesPerUs = 0; ///< Read + write, measured.
+};
+Device device;
+
+struct KernelFacts {
+  std::string name;
+  int registers = 0, spillBytes = 0, blockThreads = 0;
+  double occupancy = 0; ///< Theoretical, 0..1.
+};
+
+std::string describe(const std::vector<KernelFacts> &facts, int what) {
+  std::string s;
+  for (const KernelFacts &f : facts) {
+    if (!s.empty())
+      s += "+";
+    char buf[32];
+    if (what == 0)
+      std::snprintf(buf, sizeof buf, "%d", f.registers);
+    else if (what == 1)
+      std::snprintf(buf, sizeof buf, "%d", f.spillBytes);
+    else
+      std::snprintf(buf, sizeof buf, "%.0f%%", 100 * f.occupancy);
+    s += buf;
+  }
+  return s.empty() ? "-" : s;
+}
+
+//===----------------------------------------------------------------------===//
+// arvrc's kernels, launched from the manifest
+//===----------------------------------------------------------------------===//
+
+/// One arvrc kernel: its module, and for a frame set, the resolved launches.
+struct ArvrKernel {
+  arvrbench::LaunchManifest manifest;
+  CUmodule module = nullptr;
+  std::map<std::string, CUfunction> functions;
+
+  void load(const std::string &dir, const std::string &name) {
+    manifest = arvrbench::LaunchManifest::load(dir + "/" + name + ".manifest");
+    std::ifstream in(dir + "/" + manifest.ptx);
+    if (!in)
+      die("cannot read " + dir + "/" + manifest.ptx);
+    std::stringstream ptx;
+    ptx << in.rdbuf();
+    CU(cuModuleLoadData(&module, ptx.str().c_str()));
+    for (const auto &launch : manifest.launches) {
+      CUfunction f;
+      CU(cuModuleGetFunction(&f, module, launch.entry.c_str()));
+      functions[launch.entry] = f;
+    }
+  }
+
+  /// The bits of scalar `value` for argument `arg`.
+  static uint64_t scalarBits(const arvrbench::ManifestArg &arg, double value) {
+    uint64_t bits = 0;
+    if (arg.type == "f32") {
+      float f = static_cast<float>(value);
+      std::memcpy(&bits, &f, 4);
+    } else {
+      int32_t i = static_cast<int32_t>(value);
+      std::memcpy(&bits, &i, 4);
+    }
+    return bits;
+  }
+};
+
+/// The launches of an arvrc kernel for one frame set, ready to go.
+struct ArvrFrame {
+  std::vector<arvrbench::ResolvedLaunch> launches;
+  std::vector<std::vector<void *>> params;
+};
+
+ArvrFrame prepare(ArvrKernel &k,
+                  const std::vector<arvrbench::Binding> &bindings,
+                  const std::vector<uint64_t> &buffers) {
+  k.manifest.evaluate(bindings);
+  ArvrFrame frame;
+  frame.launches = k.manifest.resolve(buffers);
+  for (auto &l : frame.launches) {
+    std::vector<void *> p;
+    for (auto &word : l.storage)
+      p.push_back(&word);
+    frame.params.push_back(p);
+  }
+  return frame;
+}
+
+void launchArvr(ArvrKernel &k, ArvrFrame &frame, cudaStream_t stream) {
+  for (size_t i = 0; i < frame.launches.size(); ++i) {
+    const auto &l = frame.launches[i];
+    if (!l.grid[0] || !l.grid[1] || !l.grid[2])
+      continue;
+    CU(cuLaunchKernel(k.functions.at(l.entry), l.grid[0], l.grid[1], l.grid[2],
+                      l.block[0], l.block[1], l.block[2], l.shared,
+                      reinterpret_cast<CUstream>(stream),
+                      frame.params[i].data(), nullptr));
+  }
+}
+
+std::vector<KernelFacts> factsOf(ArvrKernel &k, const ArvrFrame &frame) {
+  std::vector<KernelFacts> facts;
+  for (const auto &l : frame.launches) {
+    CUfunction f = k.functions.at(l.entry);
+    KernelFacts kf;
+    kf.name = l.entry;
+    CU(cuFuncGetAttribute(&kf.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    CU(cuFuncGetAttribute(&kf.spillBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                          f));
+    kf.blockThreads = l.block[0] * l.block[1] * l.block[2];
+    int blocks = 0;
+    CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, kf.blockThreads,
+                                                   l.shared));
+    kf.occupancy = double(blocks) * kf.blockThreads /
+                   device.prop.maxThreadsPerMultiProcessor;
+    facts.push_back(kf);
+  }
+  return facts;
+}
+
+template <typename Kernel>
+KernelFacts factsOfHand(const char *name, Kernel kernel, int blockThreads,
+                        size_t shared) {
+  cudaFuncAttributes attr;
+  CUDA(cudaFuncGetAttributes(&attr, kernel));
+  KernelFacts kf;
+  kf.name = name;
+  kf.registers = attr.numRegs;
+  kf.spillBytes = static_cast<int>(attr.localSizeBytes);
+  kf.blockThreads = blockThreads;
+  int blocks = 0;
+  CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel,
+                                                     blockThreads, shared));
+  kf.occupancy =
+      double(blocks) * blockThreads / device.prop.maxThreadsPerMultiProcessor;
+  return kf;
+}
+
+//===----------------------------------------------------------------------===//
+// Frames
+//===----------------------------------------------------------------------===//
+
+struct HostImage {
+  int width = 0, height = 0, channels = 0;
+  std::vector<uint8_t> pixels;
+};
+
+/// A binary PPM (P6) or PGM (P5), as written by OpenCV.
+HostImage readPnm(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string magic;
+  int maxValue = 0;
+  HostImage img;
+  in >> magic >> img.width >> img.height >> maxValue;
+  in.get();
+  if (!in || (magic != "P6" && magic != "P5") || maxValue != 255)
+    die(path + ": not an 8-bit binary PPM/PGM");
+  img.channels = magic == "P6" ? 3 : 1;
+  img.pixels.resize(size_t(img.width) * img.height * img.channels);
+  in.read(reinterpret_cast<char *>(img.pixels.data()), img.pixels.size());
+  if (!in)
+    die(path + ": truncated");
+  return img;
+}
+
+/// The photo scaled to width x height (nearest), RGB; a gradient if none.
+std::vector<uint8_t> makeRgbFrame(const HostImage &photo, int width,
+                                  int height) {
+  std::vector<uint8_t> rgb(size_t(width) * height * 3);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      for (int c = 0; c < 3; ++c) {
+        uint8_t v;
+        if (photo.width) {
+          int sx = int(int64_t(x) * photo.width / width);
+          int sy = int(int64_t(y) * photo.height / height);
+          v = photo.pixels[(size_t(sy) * photo.width + sx) * photo.channels +
+                           (photo.channels == 3 ? c : 0)];
+        } else {
+          v = uint8_t((x * 7 + y * 3 + c * 50) & 255);
+        }
+        rgb[(size_t(y) * width + x) * 3 + c] = v;
+      }
+  return rgb;
+}
+
+/// NV12 (BT.601 limited range) of an RGB frame: Y plane then UV plane.
+std::vector<uint8_t> makeNv12Frame(const std::vector<uint8_t> &rgb, int width,
+                                   int height) {
+  std::vector<uint8_t> nv12(size_t(width) * height * 3 / 2);
+  auto px = [&](int x, int y, int c) {
+    return float(rgb[(size_t(y) * width + x) * 3 + c]);
+  };
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      nv12[size_t(y) * width + x] = uint8_t(std::lround(std::clamp(
+          16.0f + 0.257f * px(x, y, 0) + 0.504f * px(x, y, 1) +
+              0.098f * px(x, y, 2),
+          0.0f, 255.0f)));
+  uint8_t *uv = nv12.data() + size_t(width) * height;
+  for (int y = 0; y < height / 2; ++y)
+    for (int x = 0; x < width / 2; ++x) {
+      float r = 0, g = 0, b = 0;
+      for (int d = 0; d < 4; ++d) {
+        r += px(2 * x + d % 2, 2 * y + d / 2, 0) / 4;
+        g += px(2 * x + d % 2, 2 * y + d / 2, 1) / 4;
+        b += px(2 * x + d % 2, 2 * y + d / 2, 2) / 4;
+      }
+      uv[size_t(y) * width + 2 * x] = uint8_t(
+          std::lround(std::clamp(128 - 0.148f * r - 0.291f * g + 0.439f * b,
+                                 0.0f, 255.0f)));
+      uv[size_t(y) * width + 2 * x + 1] = uint8_t(
+          std::lround(std::clamp(128 + 0.439f * r - 0.368f * g - 0.071f * b,
+                                 0.0f, 255.0f)));
+    }
+  return nv12;
+}
+
+struct DeviceBuffer {
+  void *ptr = nullptr;
+  size_t bytes = 0;
+  explicit DeviceBuffer(size_t n) : bytes(n) {
+    if (n)
+      CUDA(cudaMalloc(&ptr, n));
+  }
+  ~DeviceBuffer() {
+    if (ptr)
+      cudaFree(ptr);
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  uint8_t *u8() const { return static_cast<uint8_t *>(ptr); }
+  uint64_t address() const { return reinterpret_cast<uint64_t>(ptr); }
+};
+
+//===----------------------------------------------------------------------===//
+// Statistics and output
+//===----------------------------------------------------------------------===//
+
+struct Stats {
+  double median, min, max;
+};
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return {median, v.front(), v.back()};
+}
+
+std::ofstream csv;
+
+//===----------------------------------------------------------------------===//
+// One kernel at one size
+//===----------------------------------------------------------------------===//
+
+struct Impl {
+  std::string name;
+  std::function<void(int set, cudaStream_t)> launch;
+  std::vector<KernelFacts> facts;
+};
+
+struct Case {
+  std::string kernel;     ///< arvrc's example name
+  double idealBytesPerPixel;
+};
+
+/// Checks outputs, then times every implementation, interleaved.
+void measure(const Case &c, const std::string &sizeName, int width, int height,
+             std::vector<Impl> &impls,
+             const std::function<void(int impl, std::vector<uint8_t> &)> &output,
+             const std::function<void(int impl)> &poison, int sets, int reps,
+             cudaStream_t stream) {
+  // 1. Outputs first: arvrc (impl 0) against each other.
+  std::vector<std::vector<uint8_t>> outputs(impls.size());
+  for (size_t i = 0; i < impls.size(); ++i) {
+    poison(int(i));
+    impls[i].launch(0, stream);
+    CUDA(cudaStreamSynchronize(stream));
+    output(int(i), outputs[i]);
+  }
+  std::vector<std::string> agreement(impls.size(), "reference");
+  for (size_t i = 1; i < impls.size(); ++i) {
+    int maxAbs = 0;
+    size_t beyondOne = 0;
+    for (size_t k = 0; k < outputs[0].size(); ++k) {
+      int d = std::abs(int(outputs[0][k]) - int(outputs[i][k]));
+      maxAbs = std::max(maxAbs, d);
+      beyondOne += d > 1;
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "max abs diff %d, %.3f%% beyond 1", maxAbs,
+                  100.0 * beyondOne / outputs[0].size());
+    agreement[i] = buf;
+    if (impls[i].name == "hand CUDA" && maxAbs > 1)
+      die(c.kernel + " " + sizeName + ": arvrc and hand CUDA differ by " +
+          std::to_string(maxAbs) + " (more than 1); not timing");
+  }
+
+  // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated.
+  cudaEvent_t start, stop;
+  CUDA(cudaEventCreate(&start));
+  CUDA(cudaEventCreate(&stop));
+  for (int batch : {1, 8}) {
+    std::vector<std::vector<double>> times(impls.size());
+    int next = 0;
+    for (int rep = -5; rep < reps; ++rep) {
+      for (size_t i = 0; i < impls.size(); ++i) {
+        CUDA(cudaEventRecord(start, stream));
+        for (int f = 0; f < batch; ++f)
+          impls[i].launch((next + f) % sets, stream);
+        CUDA(cudaEventRecord(stop, stream));
+        CUDA(cudaEventSynchronize(stop));
+        float ms = 0;
+        CUDA(cudaEventElapsedTime(&ms, start, stop));
+        if (rep >= 0) // The first 5 are warm-up.
+          times[i].push_back(ms * 1000.0 / batch);
+      }
+      next = (next + batch) % sets;
+    }
+    double pixels = double(width) * height;
+    double floorUs = c.idealBytesPerPixel * pixels / device.copyBytesPerUs;
+    std::vector<Stats> s;
+    for (auto &t : times)
+      s.push_back(stats(t));
+    for (size_t i = 0; i < impls.size(); ++i) {
+      double gbps = c.idealBytesPerPixel * pixels / s[i].median / 1e3;
+      auto ratio = [&](const char *peer) -> std::string {
+        for (size_t j = 0; j < impls.size(); ++j)
+          if (impls[j].name == peer && j != i) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "%.2f", s[i].median / s[j].median);
+            return buf;
+          }
+        return "";
+      };
+      char line[512];
+      std::snprintf(
+          line, sizeof line,
+          "%s,%s,%dx%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%s,%s,%s,%s,%s,%s",
+          c.kernel.c_str(), sizeName.c_str(), width, height, batch,
+          impls[i].name.c_str(), s[i].median, s[i].min, s[i].max, gbps,
+          100.0 * floorUs / s[i].median, floorUs,
+          describe(impls[i].facts, 0).c_str(),
+          describe(impls[i].facts, 1).c_str(),
+          describe(impls[i].facts, 2).c_str(), ratio("hand CUDA").c_str(),
+          ratio("NPP").c_str(), agreement[i].c_str());
+      csv << line << "\n";
+      std::printf("%s\n", line);
+    }
+    csv.flush();
+  }
+  CUDA(cudaEventDestroy(start));
+  CUDA(cudaEventDestroy(stop));
+}
+
+int setsFor(size_t bytesPerSet) {
+  size_t wanted = 4 * size_t(device.l2Bytes);
+  return int(std::max<size_t>(2, (wanted + bytesPerSet - 1) / bytesPerSet));
+}
+
+#ifdef ARVR_BENCH_NPP
+NppStreamContext nppContext(cudaStream_t stream) {
+  NppStreamContext ctx = {};
+  ctx.hStream = stream;
+  CUDA(cudaGetDevice(&ctx.nCudaDeviceId));
+  ctx.nMultiProcessorCount = device.prop.multiProcessorCount;
+  ctx.nMaxThreadsPerMultiProcessor = device.prop.maxThreadsPerMultiProcessor;
+  ctx.nMaxThreadsPerBlock = device.prop.maxThreadsPerBlock;
+  ctx.nSharedMemPerBlock = device.prop.sharedMemPerBlock;
+  ctx.nCudaDevAttrComputeCapabilityMajor = device.prop.major;
+  ctx.nCudaDevAttrComputeCapabilityMinor = device.prop.minor;
+  CUDA(cudaStreamGetFlags(stream, &ctx.nStreamFlags));
+  return ctx;
+}
+void checkNpp(NppStatus status, const char *call) {
+  if (status < 0)
+    die(std::string(call) + ": NPP error " + std::to_string(int(status)));
+}
+#define NPP(call) checkNpp((call), #call)
+#endif
+
+//===----------------------------------------------------------------------===//
+// The three kernels
+//===----------------------------------------------------------------------===//
+
+hand::LensParams lensFor(int width, int height) {
+  // OpenCV's sample calibration (640x480), scaled to the frame; chromatic
+  // aberration on.
+  double sx = width / 640.0, sy = height / 480.0;
+  return {float(535.915733961632 * sx), float(535.915733961632 * sy),
+          float(342.283154737084 * sx), float(235.570829097882 * sy),
+          -0.266372609096607f,          -0.0385888989223047f,
+          0.00178319470428530f,         -0.000281221004411155f,
+          0.238391530808785f,           0.9975f,
+          0.995f};
+}
+
+void benchLens(ArvrKernel &k, const HostImage &photo, const std::string &sizeName,
+               int width, int height, int reps, cudaStream_t stream) {
+  size_t frameBytes = size_t(width) * height * 3;
+  int sets = setsFor(2 * frameBytes);
+  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
+  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
+  for (int s = 0; s < sets; ++s) {
+    in.emplace_back(new DeviceBuffer(frameBytes));
+    CUDA(cudaMemcpy(in.back()->ptr, rgb.data(), frameBytes,
+                    cudaMemcpyHostToDevice));
+    for (auto &o : out)
+      o.emplace_back(new DeviceBuffer(frameBytes));
+  }
+  hand::LensParams p = lensFor(width, height);
+  std::map<std::string, double> scalars = {
+      {"fx", p.fx}, {"fy", p.fy}, {"cx", p.cx}, {"cy", p.cy},
+      {"k1", p.k1}, {"k2", p.k2}, {"p1", p.p1}, {"p2", p.p2},
+      {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
+
+  std::vector<ArvrFrame> frames;
+  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
+  for (int s = 0; s < sets; ++s) {
+    std::vector<arvrbench::Binding> b(k.manifest.args.size());
+    for (size_t a = 0; a < b.size(); ++a) {
+      const auto &arg = k.manifest.args[a];
+      if (arg.isImage) {
+        b[a].shape = {height, width, 3};
+        b[a].pointer = arg.isOutput ? out[0][s]->address() : in[s]->address();
+      } else {
+        b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
+      }
+    }
+    k.manifest.evaluate(b);
+    std::vector<uint64_t> buffers;
+    for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
+      if (s == 0)
+        stageBuffers.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
+      buffers.push_back(stageBuffers[i]->address());
+    }
+    frames.push_back(prepare(k, b, buffers));
+  }
+
+  std::vector<Impl> impls;
+  impls.push_back({"arvrc",
+                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+                   factsOf(k, frames[0])});
+  dim3 block(32, 8), grid((width + 127) / 128, (height + 7) / 8);
+  impls.push_back({"hand CUDA",
+                   [&, block, grid, p](int s, cudaStream_t st) {
+                     hand::lensUndistortHand<<<grid, block, 0, st>>>(
+                         in[s]->u8(), out[1][s]->u8(), width, height, p);
+                   },
+                   {factsOfHand("lensUndistortHand", hand::lensUndistortHand,
+                                256, 0)}});
+#ifdef ARVR_BENCH_NPP
+  DeviceBuffer mapX(size_t(width) * height * 4), mapY(size_t(width) * height * 4);
+  hand::lensMapForNpp<<<dim3((width + 31) / 32, (height + 7) / 8), block, 0,
+                        stream>>>(static_cast<float *>(mapX.ptr),
+                                  static_cast<float *>(mapY.ptr), width, height,
+                                  p);
+  NppStreamContext ctx = nppContext(stream);
+  impls.push_back({"NPP",
+                   [&, ctx](int s, cudaStream_t) {
+                     NppiSize size = {width, height};
+                     NppiRect roi = {0, 0, width, height};
+                     NPP(nppiRemap_8u_C3R_Ctx(
+                         in[s]->u8(), size, width * 3, roi,
+                         static_cast<const Npp32f *>(mapX.ptr), width * 4,
+                         static_cast<const Npp32f *>(mapY.ptr), width * 4,
+                         out[2][s]->u8(), width * 3, size, NPPI_INTER_LINEAR,
+                         ctx));
+                   },
+                   {}});
+#endif
+  measure({"lens_undistort", 6.0}, sizeName, width, height, impls,
+          [&](int i, std::vector<uint8_t> &host) {
+            host.resize(frameBytes);
+            CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameBytes,
+                            cudaMemcpyDeviceToHost));
+          },
+          [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameBytes)); },
+          sets, reps, stream);
+}
+
+void benchGaussian(ArvrKernel &k, const HostImage &photo,
+                   const std::string &sizeName, int width, int height, int reps,
+                   cudaStream_t stream) {
+  const float sigma = 2.0f;
+  const int radius = 4;
+  size_t frameBytes = size_t(width) * height * 3;
+  int sets = setsFor(2 * frameBytes);
+  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
+  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
+  for (int s = 0; s < sets; ++s) {
+    in.emplace_back(new DeviceBuffer(frameBytes));
+    CUDA(cudaMemcpy(in.back()->ptr, rgb.data(), frameBytes,
+                    cudaMemcpyHostToDevice));
+    for (auto &o : out)
+      o.emplace_back(new DeviceBuffer(frameBytes));
+  }
+  std::map<std::string, double> scalars = {{"sigma", sigma},
+                                           {"radius", radius}};
+  std::vector<ArvrFrame> frames;
+  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
+  for (int s = 0; s < sets; ++s) {
+    std::vector<arvrbench::Binding> b(k.manifest.args.size());
+    for (size_t a = 0; a < b.size(); ++a) {
+      const auto &arg = k.manifest.args[a];
+      if (arg.isImage) {
+        b[a].shape = {height, width, 3};
+        b[a].pointer = arg.isOutput ? out[0][s]->address() : in[s]->address();
+      } else {
+        b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
+      }
+    }
+    k.manifest.evaluate(b);
+    std::vector<uint64_t> buffers;
+    for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
+      if (s == 0)
+        stageBuffers.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
+      buffers.push_back(stageBuffers[i]->address());
+    }
+    frames.push_back(prepare(k, b, buffers));
+  }
+
+  // The hand kernel's weights, computed on the device as arvrc's are.
+  DeviceBuffer weights((2 * radius + 1) * 4), norm(4);
+  hand::gaussianWeights<<<1, 1, 0, stream>>>(static_cast<float *>(weights.ptr),
+                                             static_cast<float *>(norm.ptr),
+                                             sigma, radius);
+  CUDA(cudaMemcpyToSymbolAsync(hand::gaussWeights, weights.ptr, weights.bytes,
+                               0, cudaMemcpyDeviceToDevice, stream));
+  CUDA(cudaMemcpyToSymbolAsync(hand::gaussNorm, norm.ptr, 4, 0,
+                               cudaMemcpyDeviceToDevice, stream));
+  size_t shared = hand::gaussianSharedBytes(radius);
+  CUDA(cudaFuncSetAttribute(hand::gaussianHand,
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            int(shared)));
+
+  std::vector<Impl> impls;
+  impls.push_back({"arvrc",
+                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+                   factsOf(k, frames[0])});
+  dim3 block(hand::kGaussTileX, hand::kGaussThreadsY);
+  dim3 grid((width + hand::kGaussTileX - 1) / hand::kGaussTileX,
+            (height + hand::kGaussTileY - 1) / hand::kGaussTileY);
+  impls.push_back({"hand CUDA",
+                   [&, block, grid, shared](int s, cudaStream_t st) {
+                     hand::gaussianHand<<<grid, block, shared, st>>>(
+                         in[s]->u8(), out[1][s]->u8(), width, height, radius);
+                   },
+                   {factsOfHand("gaussianHand", hand::gaussianHand,
+                                hand::kGaussTileX * hand::kGaussThreadsY,
+                                shared)}});
+#ifdef ARVR_BENCH_NPP
+  NppStreamContext ctx = nppContext(stream);
+  impls.push_back({"NPP",
+                   [&, ctx](int s, cudaStream_t) {
+                     NppiSize size = {width, height};
+                     NppiPoint offset = {0, 0};
+                     NPP(nppiFilterGaussBorder_8u_C3R_Ctx(
+                         in[s]->u8(), width * 3, size, offset, out[2][s]->u8(),
+                         width * 3, size, NPP_MASK_SIZE_9_X_9,
+                         NPP_BORDER_REPLICATE, ctx));
+                   },
+                   {}});
+#endif
+  measure({"gaussian_blur", 6.0}, sizeName, width, height, impls,
+          [&](int i, std::vector<uint8_t> &host) {
+            host.resize(frameBytes);
+            CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameBytes,
+                            cudaMemcpyDeviceToHost));
+          },
+          [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameBytes)); },
+          sets, reps, stream);
+}
+
+void benchNv12(ArvrKernel &k, const HostImage &photo,
+               const std::string &sizeName, int width, int height, int reps,
+               cudaStream_t stream) {
+  size_t lumaBytes = size_t(width) * height, frameIn = lumaBytes * 3 / 2;
+  size_t frameOut = lumaBytes * 3;
+  int sets = setsFor(frameIn + frameOut);
+  std::vector<uint8_t> nv12 =
+      makeNv12Frame(makeRgbFrame(photo, width, height), width, height);
+  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
+  for (int s = 0; s < sets; ++s) {
+    in.emplace_back(new DeviceBuffer(frameIn));
+    CUDA(cudaMemcpy(in.back()->ptr, nv12.data(), frameIn,
+                    cudaMemcpyHostToDevice));
+    for (auto &o : out)
+      o.emplace_back(new DeviceBuffer(frameOut));
+  }
+  std::vector<ArvrFrame> frames;
+  for (int s = 0; s < sets; ++s) {
+    std::vector<arvrbench::Binding> b(k.manifest.args.size());
+    b[0].shape = {height, width, 1};
+    b[0].pointer = in[s]->address();
+    b[1].shape = {height / 2, width / 2, 2};
+    b[1].pointer = in[s]->address() + lumaBytes;
+    b[2].shape = {height, width, 3};
+    b[2].pointer = out[0][s]->address();
+    frames.push_back(prepare(k, b, {}));
+  }
+  std::vector<Impl> impls;
+  impls.push_back({"arvrc",
+                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+                   factsOf(k, frames[0])});
+  dim3 block(32, 8), grid((width + 127) / 128, (height + 15) / 16);
+  impls.push_back({"hand CUDA",
+                   [&, block, grid](int s, cudaStream_t st) {
+                     hand::nv12ToRgbHand<<<grid, block, 0, st>>>(
+                         in[s]->u8(), in[s]->u8() + lumaBytes, out[1][s]->u8(),
+                         width, height);
+                   },
+                   {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, 256, 0)}});
+#ifdef ARVR_BENCH_NPP
+  NppStreamContext ctx = nppContext(stream);
+  impls.push_back({"NPP",
+                   [&, ctx](int s, cudaStream_t) {
+                     const Npp8u *planes[2] = {in[s]->u8(),
+                                               in[s]->u8() + lumaBytes};
+                     NppiSize size = {width, height};
+                     NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width,
+                                                    out[2][s]->u8(), width * 3,
+                                                    size, ctx));
+                   },
+                   {}});
+#endif
+  measure({"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
+          [&](int i, std::vector<uint8_t> &host) {
+            host.resize(frameOut);
+            CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameOut,
+                            cudaMemcpyDeviceToHost));
+          },
+          [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameOut)); },
+          sets, reps, stream);
+}
+
+/// Device-to-device copy bandwidth (read + write), the roofline.
+double measureCopy(cudaStream_t stream) {
+  size_t bytes = std::max<size_t>(size_t(4) * device.l2Bytes, 1 << 30);
+  DeviceBuffer a(bytes), b(bytes);
+  CUDA(cudaMemset(a.ptr, 1, bytes));
+  cudaEvent_t start, stop;
+  CUDA(cudaEventCreate(&start));
+  CUDA(cudaEventCreate(&stop));
+  std::vector<double> us;
+  for (int rep = -3; rep < 20; ++rep) {
+    CUDA(cudaEventRecord(start, stream));
+    CUDA(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA(cudaEventRecord(stop, stream));
+    CUDA(cudaEventSynchronize(stop));
+    float ms;
+    CUDA(cudaEventElapsedTime(&ms, start, stop));
+    if (rep >= 0)
+      us.push_back(ms * 1000.0);
+  }
+  double median = stats(us).median;
+  std::printf("# copy D2D: %zu MiB in %.1f us median: %.1f GB/s (read + "
+              "write)\n",
+              bytes >> 20, median, 2.0 * bytes / median / 1e3);
+  return 2.0 * bytes / median;
+}
+
+/// One 4K frame through arvrc's kernel: upload, kernels, download.
+void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
+              cudaStream_t stream) {
+  const int width = 3840, height = 2160;
+  bool nv12 = name == "nv12_to_rgb";
+  size_t inBytes = nv12 ? size_t(width) * height * 3 / 2
+                        : size_t(width) * height * 3;
+  size_t outBytes = size_t(width) * height * 3;
+  uint8_t *hostIn, *hostOut;
+  CUDA(cudaMallocHost(&hostIn, inBytes));
+  CUDA(cudaMallocHost(&hostOut, outBytes));
+  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
+  if (nv12) {
+    std::vector<uint8_t> f = makeNv12Frame(rgb, width, height);
+    std::memcpy(hostIn, f.data(), inBytes);
+  } else {
+    std::memcpy(hostIn, rgb.data(), inBytes);
+  }
+  DeviceBuffer in(inBytes), out(outBytes);
+  hand::LensParams p = lensFor(width, height);
+  std::map<std::string, double> scalars = {
+      {"fx", p.fx}, {"fy", p.fy}, {"cx", p.cx}, {"cy", p.cy},
+      {"k1", p.k1}, {"k2", p.k2}, {"p1", p.p1}, {"p2", p.p2},
+      {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue},
+      {"sigma", 2.0}, {"radius", 4}};
+  std::vector<arvrbench::Binding> b(k.manifest.args.size());
+  if (nv12) {
+    b[0] = {{height, width, 1}, in.address(), 0};
+    b[1] = {{height / 2, width / 2, 2}, in.address() + size_t(width) * height, 0};
+    b[2] = {{height, width, 3}, out.address(), 0};
+  } else {
+    for (size_t a = 0; a < b.size(); ++a) {
+      const auto &arg = k.manifest.args[a];
+      if (arg.isImage)
+        b[a] = {{height, width, 3}, arg.isOutput ? out.address() : in.address(),
+                0};
+      else
+        b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
+    }
+  }
+  k.manifest.evaluate(b);
+  std::vector<std::unique_ptr<DeviceBuffer>> stage;
+  std::vector<uint64_t> buffers;
+  for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
+    stage.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
+    buffers.push_back(stage.back()->address());
+  }
+  ArvrFrame frame = prepare(k, b, buffers);
+  cudaEvent_t e[4];
+  for (auto &ev : e)
+    CUDA(cudaEventCreate(&ev));
+  std::vector<double> total, up, kern, down;
+  for (int rep = -3; rep < 20; ++rep) {
+    CUDA(cudaEventRecord(e[0], stream));
+    CUDA(cudaMemcpyAsync(in.ptr, hostIn, inBytes, cudaMemcpyHostToDevice,
+                         stream));
+    CUDA(cudaEventRecord(e[1], stream));
+    launchArvr(k, frame, stream);
+    CUDA(cudaEventRecord(e[2], stream));
+    CUDA(cudaMemcpyAsync(hostOut, out.ptr, outBytes, cudaMemcpyDeviceToHost,
+                         stream));
+    CUDA(cudaEventRecord(e[3], stream));
+    CUDA(cudaEventSynchronize(e[3]));
+    float ms[3];
+    for (int i = 0; i < 3; ++i)
+      CUDA(cudaEventElapsedTime(&ms[i], e[i], e[i + 1]));
+    if (rep >= 0) {
+      up.push_back(ms[0] * 1e3);
+      kern.push_back(ms[1] * 1e3);
+      down.push_back(ms[2] * 1e3);
+      total.push_back((ms[0] + ms[1] + ms[2]) * 1e3);
+    }
+  }
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "end-to-end,%s,3840x2160,1,arvrc,%.1f,%.1f,%.1f,%.1f", name.c_str(),
+                stats(total).median, stats(up).median, stats(kern).median,
+                stats(down).median);
+  csv << line << "\n";
+  std::printf("%s\n", line);
+  for (auto &ev : e)
+    cudaEventDestroy(ev);
+  cudaFreeHost(hostIn);
+  cudaFreeHost(hostOut);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string manifests, photoPath, csvPath = "bench.csv";
+  int reps = 60;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        die("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--manifests")
+      manifests = value();
+    else if (a == "--photo")
+      photoPath = value();
+    else if (a == "--reps")
+      reps = std::stoi(value());
+    else if (a == "--csv")
+      csvPath = value();
+    else
+      die("unknown option " + a);
+  }
+  if (manifests.empty())
+    die("usage: arvr_bench --manifests DIR [--photo P.ppm] [--reps N] [--csv F]");
+  if (reps < 50)
+    die("at least 50 repetitions");
+
+  CUDA(cudaFree(nullptr)); // The runtime's primary context, shared below.
+  CU(cuInit(0));
+  CUDA(cudaGetDeviceProperties(&device.prop, 0));
+  CUDA(cudaDeviceGetAttribute(&device.l2Bytes, cudaDevAttrL2CacheSize, 0));
+  int driverVersion = 0;
+  CUDA(cudaDriverGetVersion(&driverVersion));
+  std::printf("# %s, sm_%d%d, %d SMs, L2 %d MiB, driver API %d\n",
+              device.prop.name, device.prop.major, device.prop.minor,
+              device.prop.multiProcessorCount, device.l2Bytes >> 20,
+              driverVersion);
+  cudaStream_t stream;
+  CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  csv.open(csvPath);
+  csv << "kernel,size,resolution,batch,implementation,median_us,min_us,max_us,"
+         "GBps,pct_of_copy,floor_us,registers,spill_bytes,occupancy,"
+         "vs_hand,vs_npp,output_check\n";
+  device.copyBytesPerUs = measureCopy(stream);
+  csv << "# copy_GBps," << device.copyBytesPerUs / 1e3 << "\n";
+
+  HostImage photo;
+  if (!photoPath.empty())
+    photo = readPnm(photoPath);
+
+  ArvrKernel lens, gauss, nv12;
+  lens.load(manifests, "lens_undistort");
+  gauss.load(manifests, "gaussian_blur");
+  nv12.load(manifests, "nv12_to_rgb");
+
+  struct Size {
+    const char *name;
+    int width, height;
+  };
+  for (Size s : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160},
+                 Size{"8K", 7680, 4320}}) {
+    benchLens(lens, photo, s.name, s.width, s.height, reps, stream);
+    benchGaussian(gauss, photo, s.name, s.width, s.height, reps, stream);
+    benchNv12(nv12, photo, s.name, s.width, s.height, reps, stream);
+  }
+  csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
+         "upload_us,kernel_us,download_us\n";
+  endToEnd(lens, "lens_undistort", photo, stream);
+  endToEnd(gauss, "gaussian_blur", photo, stream);
+  endToEnd(nv12, "nv12_to_rgb", photo, stream);
+  CUDA(cudaStreamDestroy(stream));
+  return 0;
+}

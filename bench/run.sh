@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The whole benchmark, on the GPU machine, in one go (a few minutes):
+# compiles the three examples with arvrc (timing it), builds arvr_bench with
+# nvcc (with NPP when it links), runs it, and writes the report.
+#
+#   bench/run.sh ARVRC SOURCE_DIR OUT_DIR
+set -uo pipefail
+arvrc=${1:?usage: bench/run.sh ARVRC SOURCE_DIR OUT_DIR}
+src=${2:?source dir}
+out=${3:?output dir}
+mkdir -p "$out/ptx"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(cat "$src/COMMIT" 2>/dev/null || git -C "$src" rev-parse HEAD)"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw \
+    --format=csv 2>&1
+  echo "nvcc: $("$nvcc" --version | tail -1)"
+  echo "command: bench/run.sh (arvr_bench --reps 60)"
+} >"$out/machine.txt"
+
+: >"$out/compile.csv"
+for k in lens_undistort gaussian_blur nv12_to_rgb; do
+  start=$(date +%s%N)
+  "$arvrc" build "$src/examples/$k.arvr" -o "$out/ptx/$k.ptx" || exit 1
+  end=$(date +%s%N)
+  echo "$k,$(( (end - start) / 1000000 ))" >>"$out/compile.csv"
+done
+
+# The photo the frames are made from (scaled up; content does not change
+# the work of these kernels).
+python3 -c "import cv2,sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1]))" \
+  "$src/tests/data/baboon.jpg" "$out/photo.ppm" || rm -f "$out/photo.ppm"
+
+flags=(-O3 -std=c++17 -arch=sm_90 -lineinfo -I"$src/bench")
+if "$nvcc" "${flags[@]}" -DARVR_BENCH_NPP "$src/bench/arvr_bench.cu" -o "$out/arvr_bench" \
+     -lcuda -lnppig -lnppif -lnppicc -lnppc 2>"$out/nvcc.log"; then
+  echo "built with NPP"
+else
+  echo "NPP build failed (see nvcc.log); building without NPP"
+  cat "$out/nvcc.log"
+  "$nvcc" "${flags[@]}" "$src/bench/arvr_bench.cu" -o "$out/arvr_bench" -lcuda || exit 1
+fi
+
+photo=()
+[ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
+"$out/arvr_bench" --manifests "$out/ptx" "${photo[@]}" --reps 60 --csv "$out/bench.csv" \
+  | tee "$out/bench.log"
+status=${PIPESTATUS[0]}
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw --format=csv,noheader \
+  | sed 's/^/after the run: /' >>"$out/machine.txt"
+
+# What a user of the command line sees: one 4K PNG through `arvrc run`
+# (file reading and writing, compilation and module load included).
+python3 -c "import cv2,sys; cv2.imwrite(sys.argv[2], cv2.resize(cv2.imread(sys.argv[1]), (3840, 2160)))" \
+  "$src/tests/data/baboon.jpg" "$out/4k.png" &&
+for k in lens_undistort gaussian_blur; do
+  start=$(date +%s%N)
+  "$arvrc" run "$src/examples/$k.arvr" -i "$out/4k.png" -o "$out/4k-$k.png" --target cuda >/dev/null
+  end=$(date +%s%N)
+  echo "# arvrc run $k on a 4K PNG (CLI, wall clock): $(( (end - start) / 1000000 )) ms" | tee -a "$out/machine.txt"
+done
+rm -f "$out/4k.png" "$out"/4k-*.png "$out/photo.ppm" "$out/arvr_bench"
+
+python3 "$src/bench/report.py" "$out/bench.csv" "$out/compile.csv" "$out/machine.txt" \
+  "$out/results.md" "$out/chart.png"
+exit "$status"
