@@ -26,6 +26,8 @@ using CUjit_option = int;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 constexpr CUjit_option kJitErrorLogBuffer = 5;
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+constexpr int kFuncMaxDynamicSharedBytes = 8;
 constexpr CUjit_option kJitErrorLogBufferSize = 6;
 } // namespace
 
@@ -51,6 +53,7 @@ struct CudaDriver::Api {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
@@ -95,6 +98,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &whyNot) {
       lookup(library, "cuModuleUnload", api.cuModuleUnload) &&
       lookup(library, "cuModuleGetFunction", api.cuModuleGetFunction) &&
       lookup(library, "cuLaunchKernel", api.cuLaunchKernel) &&
+      lookup(library, "cuFuncSetAttribute", api.cuFuncSetAttribute) &&
       lookup(library, "cuGetErrorName", api.cuGetErrorName) &&
       lookup(library, "cuGetErrorString", api.cuGetErrorString);
   if (!found) {
@@ -192,11 +196,17 @@ bool CudaDriver::getFunction(void *module, const std::string &name,
                "cuModuleGetFunction");
 }
 bool CudaDriver::launch(void *function, const unsigned grid[3],
-                        const unsigned block[3], std::vector<void *> &params) {
+                        const unsigned block[3], unsigned sharedBytes,
+                        std::vector<void *> &params) {
+  // Beyond 48 KiB of dynamic shared memory, a kernel must opt in.
+  if (sharedBytes > 48 * 1024 &&
+      !check(api->cuFuncSetAttribute(function, kFuncMaxDynamicSharedBytes,
+                                     static_cast<int>(sharedBytes)),
+             "cuFuncSetAttribute (shared memory of a tile)"))
+    return false;
   return check(api->cuLaunchKernel(function, grid[0], grid[1], grid[2],
-                                   block[0], block[1], block[2],
-                                   /*sharedMemBytes=*/0, /*stream=*/nullptr,
-                                   params.data(), nullptr),
+                                   block[0], block[1], block[2], sharedBytes,
+                                   /*stream=*/nullptr, params.data(), nullptr),
                "cuLaunchKernel");
 }
 bool CudaDriver::synchronize() {

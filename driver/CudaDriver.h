@@ -42,8 +42,9 @@ public:
   bool loadModule(const std::string &ptx, void *&module);
   bool unloadModule(void *module);
   bool getFunction(void *module, const std::string &name, void *&function);
+  /// Launches `function` with `sharedBytes` of dynamic shared memory.
   bool launch(void *function, const unsigned grid[3], const unsigned block[3],
-              std::vector<void *> &params);
+              unsigned sharedBytes, std::vector<void *> &params);
   bool synchronize();
 
   /// What the last failing call was and why, e.g.

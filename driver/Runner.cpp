@@ -487,7 +487,19 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     }
     if (!ok)
       break;
-    if (!driver.launch(function, grid, block, params) ||
+    unsigned sharedBytes = 0;
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> bytes = evaluator.evaluate(shared);
+      if (!bytes || *bytes < 0 || *bytes > INT32_MAX) {
+        error = "internal compiler error: cannot compute the shared memory "
+                "of '" +
+                launch.getKernelName().str() + "'";
+        ok = false;
+        break;
+      }
+      sharedBytes = static_cast<unsigned>(*bytes);
+    }
+    if (!driver.launch(function, grid, block, sharedBytes, params) ||
         !driver.synchronize()) {
       error = driver.getLastError();
       ok = false;

@@ -117,25 +117,38 @@ if [ -d "$golden" ]; then
     report=""
   done
 fi
-# Schedules never change results: the Gaussian with its schedule (blur_x at
-# the root), everything inlined and other tiles, all on the GPU, bit for bit.
+# Schedules never change results: the Gaussian with its schedule (blur_x in
+# shared memory), everything inlined, blur_x at the root and other tiles,
+# all on the GPU, bit for bit; the shared-memory kernels under racecheck.
 sed '/^  schedule {/,/^  }/d' "$src/examples/gaussian_blur.arvr" >"$out/gauss-inline.arvr"
-sed 's/out.gpu_tile(32, 8);/blur_x.gpu_tile(128, 1);\n    out.gpu_tile(8, 32);/' \
-  "$src/examples/gaussian_blur.arvr" >"$out/gauss-tiles.arvr"
-for image in tests/data/odd-7x3.png tests/data/odd-641x479.png tests/data/baboon.jpg; do
+sed 's/compute_shared/compute_root/' "$src/examples/gaussian_blur.arvr" >"$out/gauss-root.arvr"
+sed 's/out.gpu_tile(32, 16);/out.gpu_tile(8, 4);/' "$src/examples/gaussian_blur.arvr" >"$out/gauss-tiles.arvr"
+for image in tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x479.png tests/data/baboon.jpg; do
   for params in "-p radius=7 -p sigma=3.5" "-p radius=1 -p sigma=0.8"; do
     runs=$((runs + 1))
+    result="identical on the GPU: shared, inline, root, 8x4 tiles"
     # shellcheck disable=SC2086
-    if "$arvrc" run "$src/examples/gaussian_blur.arvr" -i "$src/$image" -o "$out/sched-$runs-root.png" --target cuda $params >/dev/null &&
-       "$arvrc" run "$out/gauss-inline.arvr" -i "$src/$image" -o "$out/sched-$runs-inline.png" --target cuda $params >/dev/null &&
-       "$arvrc" run "$out/gauss-tiles.arvr" -i "$src/$image" -o "$out/sched-$runs-tiles.png" --target cuda $params >/dev/null &&
-       cmp -s "$out/sched-$runs-root.png" "$out/sched-$runs-inline.png" &&
-       cmp -s "$out/sched-$runs-root.png" "$out/sched-$runs-tiles.png"; then
-      echo "schedules: gaussian_blur $params $(basename "$image"): root, inline and other tiles identical on the GPU"
-    else
-      echo "schedules: gaussian_blur $params $(basename "$image"): DIFFER or failed"
-      failures=$((failures + 1))
+    "$arvrc" run "$src/examples/gaussian_blur.arvr" -i "$src/$image" -o "$out/sched-$runs-shared.png" --target cuda $params >/dev/null || result="FAILED (shared)"
+    for variant in inline root tiles; do
+      # shellcheck disable=SC2086
+      if ! "$arvrc" run "$out/gauss-$variant.arvr" -i "$src/$image" -o "$out/sched-$runs-$variant.png" --target cuda $params >/dev/null ||
+         ! cmp -s "$out/sched-$runs-shared.png" "$out/sched-$runs-$variant.png"; then
+        result="DIFFERS ($variant)"
+      fi
+    done
+    if [ -n "$sanitizer" ]; then
+      for tool in racecheck memcheck; do
+        # shellcheck disable=SC2086
+        if "$sanitizer" --tool $tool --error-exitcode 99 "$arvrc" run "$src/examples/gaussian_blur.arvr" \
+             -i "$src/$image" -o "$out/sched-$runs-$tool.png" --target cuda $params >"$out/sched-$runs-$tool.log" 2>&1; then
+          result="$result; $tool clean"
+        else
+          result="$result; $tool FAILED (sched-$runs-$tool.log)"
+        fi
+      done
     fi
+    case "$result" in *FAIL*|*DIFFERS*) failures=$((failures + 1)) ;; esac
+    echo "schedules: gaussian_blur $params $(basename "$image"): $result"
   done
 done
 # Many frames in one run (compiled once), on the GPU and on the CPU.

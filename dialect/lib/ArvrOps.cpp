@@ -116,6 +116,12 @@ LogicalResult StageOp::verify() {
       return emitOpError("gpu_block must be two positive sizes of at most "
                          "1024 threads in all");
   }
+  if (getGpuShared() && isOutput())
+    return emitOpError("is returned by the kernel, so it cannot live in "
+                       "shared memory");
+  if (getGpuShared() && getGpuBlock())
+    return emitOpError("is computed in the thread blocks of its reader, so it "
+                       "has no gpu_block of its own");
   Block &body = getBody().front();
   if (body.getNumArguments() != 3 ||
       !llvm::all_of(body.getArgumentTypes(),

@@ -318,6 +318,7 @@ private:
     auto stage = StageOp::create(builder, l, getStageType(func), func.name);
     if (func.gpuTileX)
       stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+    stage.setGpuShared(func.computeShared);
     genStageBody(stage, func);
     rootStages[&func - currentKernel->funcs.data()] = stage.getResult();
   }

@@ -373,10 +373,20 @@ private:
       }
       directive.funcIndex = *index;
       FuncDef &func = kernel.funcs[*index];
-      if (directive.directive == "compute_root") {
-        if (!checkArgCount(directive, 0, "compute_root()") ||
-            firstAlready(rootSet[*index], directive))
+      if (directive.directive == "compute_root" ||
+          directive.directive == "compute_shared") {
+        if (!checkArgCount(directive, 0, directive.directive + "()"))
           continue;
+        if (rootSet[*index]) {
+          diags.error(directive.directiveRange.Start,
+                      "'" + directive.func + "' is already scheduled with '" +
+                          rootSet[*index]->directive + "'",
+                      directive.directiveRange);
+          diags.note(rootSet[*index]->directiveRange.Start,
+                     "first scheduled here");
+          continue;
+        }
+        rootSet[*index] = &directive;
         if (func.name == kOutputFunc) {
           diags.error(directive.directiveRange.Start,
                       "'out' is always computed at the root; only the "
@@ -406,10 +416,12 @@ private:
           continue;
         }
         func.computeRoot = true;
+        func.computeShared = directive.directive == "compute_shared";
       } else if (directive.directive != "gpu_tile") {
         diags.error(directive.directiveRange.Start,
                     "unknown scheduling directive '" + directive.directive +
-                        "'; expected compute_root() or gpu_tile(x, y)",
+                        "'; expected compute_root(), compute_shared() or "
+                        "gpu_tile(x, y)",
                     directive.directiveRange);
       }
     }
@@ -420,6 +432,14 @@ private:
       if (!checkArgCount(directive, 2, "gpu_tile(x, y), threads per block") ||
           firstAlready(tileSet[directive.funcIndex], directive))
         continue;
+      if (func.computeShared) {
+        diags.error(directive.directiveRange.Start,
+                    "'" + func.name +
+                        "' is computed in shared memory, in the tiles of its "
+                        "reader; give the reader the gpu_tile",
+                    directive.directiveRange);
+        continue;
+      }
       if (func.name != kOutputFunc && !func.computeRoot) {
         diags.error(directive.directiveRange.Start,
                     "'" + func.name +

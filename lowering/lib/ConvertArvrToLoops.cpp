@@ -159,6 +159,8 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
                                         ValueRange{sizes[1], sizes[0]},
                                         ValueRange{one, one});
     rows->setAttr("arvr.stage", stage.getNameAttr());
+    if (stage.getGpuShared())
+      rows->setAttr("arvr.gpu_shared", rewriter.getUnitAttr());
     if (std::optional<ArrayRef<int64_t>> block = stage.getGpuBlock())
       rows->setAttr("arvr.gpu_block", rewriter.getDenseI64ArrayAttr(*block));
     rewriter.setInsertionPointToStart(rows.getBody());

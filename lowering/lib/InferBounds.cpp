@@ -13,7 +13,9 @@
 // from the last to the first, so every reader's window is known when its
 // producer is reached. A coordinate that is not built from + - *, min, max,
 // select and division by a positive constant (e.g. a value read from an
-// image) is an error at the read.
+// image) is an error at the read. A stage computed in shared memory must
+// be read by one stage, at its (x, y) plus uniform offsets, so that each
+// tile of the reader needs a tile of the stage of a fixed size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,6 +205,79 @@ static StageOp getTopLevelStage(Operation *op, Block *body) {
   return dyn_cast_or_null<StageOp>(op);
 }
 
+/// How a coordinate of a read depends on the reader's coordinate `dim`.
+enum class Dependence { Uniform, Translated, Other };
+
+/// Whether `value`, inside `reader`, is the reader's coordinate `dim` plus
+/// something uniform over the reader (constants, kernel values, reduction
+/// variables): then a tile of the reader reads a tile of the stage of the
+/// same size plus a fixed halo.
+static Dependence dependenceOn(Value value, StageOp reader, unsigned dim) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == reader.getOperation())
+      return arg.getArgNumber() == dim ? Dependence::Translated
+                                       : Dependence::Other;
+    if (isa<ReduceOp>(owner))
+      return Dependence::Uniform;
+    return reader->isAncestor(owner) ? Dependence::Other : Dependence::Uniform;
+  }
+  Operation *op = value.getDefiningOp();
+  if (!reader->isAncestor(op))
+    return Dependence::Uniform;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+    return dependenceOn(op->getOperand(0), reader, dim);
+  SmallVector<Dependence, 2> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(dependenceOn(operand, reader, dim));
+  if (llvm::all_of(operands,
+                   [](Dependence d) { return d == Dependence::Uniform; }))
+    return op->getNumRegions() ? Dependence::Other : Dependence::Uniform;
+  if (isa<arith::AddIOp>(op) &&
+      llvm::is_contained(operands, Dependence::Uniform) &&
+      llvm::is_contained(operands, Dependence::Translated))
+    return Dependence::Translated;
+  if (isa<arith::SubIOp>(op) && operands[0] == Dependence::Translated &&
+      operands[1] == Dependence::Uniform)
+    return Dependence::Translated;
+  return Dependence::Other;
+}
+
+/// A stage computed in shared memory on the GPU is read by one stage, at
+/// that stage's (x, y) plus uniform offsets; false (reported) otherwise.
+static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
+  Block *body = stage->getBlock();
+  StageOp reader = getTopLevelStage(reads.front(), body);
+  for (AccessOp access : reads) {
+    if (getTopLevelStage(access, body) != reader) {
+      access.emitError("stage '")
+          << stage.getName()
+          << "' is computed in shared memory, in the tiles of one reader, "
+             "but is also read by '"
+          << getTopLevelStage(access, body).getName() << "'";
+      return false;
+    }
+    Value coords[2] = {access.getX(), access.getY()};
+    for (unsigned dim = 0; dim < 2; ++dim)
+      if (dependenceOn(coords[dim], reader, dim) != Dependence::Translated) {
+        access.emitError("stage '")
+            << stage.getName() << "' is computed in shared memory, so it must "
+            << "be read at the reader's " << (dim ? "y" : "x")
+            << " plus a uniform offset (like f(x + i, y)); compute it at the "
+               "root instead";
+        return false;
+      }
+  }
+  if (reader.getGpuShared()) {
+    AccessOp first = reads.front();
+    first.emitError("stage '")
+        << stage.getName() << "' is computed in shared memory, so its reader '"
+        << reader.getName() << "' cannot be";
+    return false;
+  }
+  return true;
+}
+
 /// Sizes `stage` from its readers; false (reported) if it cannot.
 static bool inferWindow(StageOp stage) {
   Block *body = stage->getBlock();
@@ -221,6 +296,8 @@ static bool inferWindow(StageOp stage) {
     stage.erase(); // Never read: nothing to compute.
     return true;
   }
+  if (stage.getGpuShared() && !checkSharedReads(stage, reads))
+    return false;
 
   // The bounds are computed just before the first reader, and the stage
   // moves there, so that it sees the readers' windows.

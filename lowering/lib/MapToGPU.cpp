@@ -26,6 +26,27 @@ using namespace mlir;
 
 namespace {
 
+/// The block of a loop: its `arvr.gpu_block`, or the pass's default.
+static std::pair<int64_t, int64_t> blockOf(scf::ParallelOp loop, int64_t x,
+                                           int64_t y) {
+  if (auto block = loop->getAttrOfType<DenseI64ArrayAttr>("arvr.gpu_block");
+      block && block.size() == 2)
+    return {block[0], block[1]};
+  return {x, y};
+}
+
+/// Whether `loop` is an outermost 2-D scf.parallel from 0 with step 1.
+static bool isMappable(scf::ParallelOp loop) {
+  return loop && !loop->getParentOfType<scf::ParallelOp>() &&
+         !loop->getParentOfType<gpu::LaunchOp>() &&
+         loop->getParentOfType<func::FuncOp>() && loop.getNumLoops() == 2 &&
+         loop.getNumResults() == 0 &&
+         llvm::all_of(loop.getLowerBound(),
+                      [](Value v) { return matchPattern(v, m_Zero()); }) &&
+         llvm::all_of(loop.getStep(),
+                      [](Value v) { return matchPattern(v, m_One()); });
+}
+
 struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
   ParallelLoopToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY)
       : OpRewritePattern(context), blockX(blockX), blockY(blockY) {}
@@ -46,12 +67,7 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         return rewriter.notifyMatchFailure(loop, "step is not 1");
 
     Location loc = loop.getLoc();
-    int64_t blockX = this->blockX, blockY = this->blockY;
-    if (auto block = loop->getAttrOfType<DenseI64ArrayAttr>("arvr.gpu_block");
-        block && block.size() == 2) {
-      blockX = block[0];
-      blockY = block[1];
-    }
+    auto [blockX, blockY] = blockOf(loop, this->blockX, this->blockY);
     Value rowsEnd = loop.getUpperBound()[0];
     Value colsEnd = loop.getUpperBound()[1];
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -106,6 +122,200 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
   int64_t blockX, blockY;
 };
 
+/// A stage computed in shared memory (its loop marked `arvr.gpu_shared`,
+/// writing a buffer that one other loop reads) and its reader become one
+/// gpu.launch over the reader's tiles: each block computes the stage's
+/// tile and halo into dynamic shared memory, cooperatively (each thread a
+/// strided share of it), waits at a barrier, then computes its tile of the
+/// reader reading shared memory instead of the buffer.
+///
+/// arvr-infer-bounds made the stage's window the reader's grown by a fixed
+/// halo (reads at the reader's x, y plus uniform offsets), so in the
+/// stage's own coordinates, the tile of reader rows [r0, r0 + by) needs the
+/// stage rows [r0, r0 + by + (stage height - reader height)), and the same
+/// for columns: the shared tile is (by + extra rows) x (bx + extra columns).
+struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
+  SharedStageToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY)
+      : OpRewritePattern(context), blockX(blockX), blockY(blockY) {}
+
+  LogicalResult matchAndRewrite(scf::ParallelOp stage,
+                                PatternRewriter &rewriter) const override {
+    if (!stage->hasAttr("arvr.gpu_shared") || !isMappable(stage))
+      return rewriter.notifyMatchFailure(stage, "not a shared stage's loop");
+    // The buffer the stage writes, and the one loop that reads it.
+    memref::AllocOp buffer;
+    stage.walk([&](memref::StoreOp store) {
+      if (auto alloc = store.getMemRef().getDefiningOp<memref::AllocOp>())
+        buffer = alloc;
+    });
+    if (!buffer || buffer->getBlock() != stage->getBlock())
+      return rewriter.notifyMatchFailure(stage, "no buffer of its own");
+    scf::ParallelOp reader;
+    SmallVector<memref::LoadOp> loads;
+    SmallVector<memref::StoreOp> stores;
+    Operation *dealloc = nullptr;
+    for (Operation *user : buffer->getUsers()) {
+      if (isa<memref::DeallocOp>(user)) {
+        dealloc = user;
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user);
+          store && stage->isAncestor(store)) {
+        stores.push_back(store);
+        continue;
+      }
+      auto load = dyn_cast<memref::LoadOp>(user);
+      Operation *top = user;
+      while (top && top->getBlock() != stage->getBlock())
+        top = top->getParentOp();
+      auto loop = dyn_cast_or_null<scf::ParallelOp>(top);
+      if (!load || !loop || (reader && loop != reader))
+        return rewriter.notifyMatchFailure(stage, "not one reading loop");
+      reader = loop;
+      loads.push_back(load);
+    }
+    if (!reader || !isMappable(reader) || !stage->isBeforeInBlock(reader))
+      return rewriter.notifyMatchFailure(stage, "no reader to fuse with");
+
+    Location loc = reader.getLoc();
+    rewriter.setInsertionPoint(reader);
+    auto [bx, by] = blockOf(reader, blockX, blockY);
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Value one = index(1), blockSizeX = index(bx), blockSizeY = index(by);
+    Value stageRows = stage.getUpperBound()[0];
+    Value stageCols = stage.getUpperBound()[1];
+    Value rows = reader.getUpperBound()[0];
+    Value cols = reader.getUpperBound()[1];
+    // The shared tile: (by + extra rows) x (bx + extra columns) x channels.
+    Value tileRows = arith::AddIOp::create(
+        rewriter, loc, blockSizeY,
+        arith::SubIOp::create(rewriter, loc, stageRows, rows));
+    Value tileCols = arith::AddIOp::create(
+        rewriter, loc, blockSizeX,
+        arith::SubIOp::create(rewriter, loc, stageCols, cols));
+    MemRefType bufferType = buffer.getType();
+    Value channels =
+        bufferType.isDynamicDim(2)
+            ? buffer.getDynamicSizes().back()
+            : index(bufferType.getDimSize(2));
+    int64_t elementBytes = bufferType.getElementTypeBitWidth() / 8;
+    Value bytes = arith::MulIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, tileRows, tileCols), channels),
+        index(elementBytes));
+    Value bytes32 = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getI32Type(), bytes);
+    Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, blockSizeX);
+    Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rows, blockSizeY);
+    auto launch =
+        gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one, blockSizeX,
+                              blockSizeY, one, bytes32);
+    if (auto name = reader->getAttrOfType<StringAttr>("arvr.stage")) {
+      auto func = reader->getParentOfType<func::FuncOp>();
+      launch.setModuleAttr(FlatSymbolRefAttr::get(
+          rewriter.getStringAttr(func.getSymName() + "_kernels")));
+      launch.setFunctionAttr(FlatSymbolRefAttr::get(
+          rewriter.getStringAttr(func.getSymName() + "_" + name.getValue())));
+    }
+
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+    Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+    Value row0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
+                                       blockSizeY);
+    Value col0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                                       blockSizeX);
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    Value raw = gpu::DynamicSharedMemoryOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    auto tileType = MemRefType::get(bufferType.getShape(),
+                                    bufferType.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+    SmallVector<Value, 3> tileSizes = {tileRows, tileCols};
+    if (bufferType.isDynamicDim(2))
+      tileSizes.push_back(channels);
+    Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw,
+                                        index(0), tileSizes);
+
+    // 1. The stage's tile: thread (tx, ty) computes the points
+    //    (row0 + ty + k by, col0 + tx + l bx) inside the stage's window.
+    auto overRows =
+        scf::ForOp::create(rewriter, loc, ty, tileRows, blockSizeY);
+    rewriter.setInsertionPointToStart(overRows.getBody());
+    auto overCols =
+        scf::ForOp::create(rewriter, loc, tx, tileCols, blockSizeX);
+    rewriter.setInsertionPointToStart(overCols.getBody());
+    Value i = arith::AddIOp::create(rewriter, loc, row0,
+                                    overRows.getInductionVar());
+    Value j = arith::AddIOp::create(rewriter, loc, col0,
+                                    overCols.getInductionVar());
+    Value inside = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,
+                              stageRows),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, j,
+                              stageCols));
+    auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
+    Block *stageBody = stage.getBody();
+    rewriter.eraseOp(stageBody->getTerminator());
+    rewriter.inlineBlockBefore(stageBody, inStage.thenBlock()->getTerminator(),
+                               ValueRange{i, j});
+    for (memref::StoreOp store : stores) {
+      rewriter.setInsertionPoint(store);
+      SmallVector<Value, 3> at = {
+          arith::SubIOp::create(rewriter, loc, store.getIndices()[0], row0),
+          arith::SubIOp::create(rewriter, loc, store.getIndices()[1], col0),
+          store.getIndices()[2]};
+      rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
+                                                   tile, at);
+    }
+
+    // 2. All of the tile is there.
+    rewriter.setInsertionPointAfter(overRows);
+    gpu::BarrierOp::create(rewriter, loc);
+
+    // 3. The reader's tile, reading shared memory.
+    Value y = arith::AddIOp::create(rewriter, loc, row0, ty);
+    Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
+    Value inReader = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y,
+                              rows),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
+                              cols));
+    auto guard = scf::IfOp::create(rewriter, loc, inReader, false);
+    gpu::TerminatorOp::create(rewriter, loc);
+    Block *readerBody = reader.getBody();
+    rewriter.eraseOp(readerBody->getTerminator());
+    rewriter.inlineBlockBefore(readerBody, guard.thenBlock()->getTerminator(),
+                               ValueRange{y, x});
+    for (memref::LoadOp load : loads) {
+      rewriter.setInsertionPoint(load);
+      SmallVector<Value, 3> at = {
+          arith::SubIOp::create(rewriter, loc, load.getIndices()[0], row0),
+          arith::SubIOp::create(rewriter, loc, load.getIndices()[1], col0),
+          load.getIndices()[2]};
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
+    }
+
+    rewriter.eraseOp(reader);
+    rewriter.eraseOp(stage);
+    if (dealloc)
+      rewriter.eraseOp(dealloc);
+    rewriter.eraseOp(buffer);
+    return success();
+  }
+
+  int64_t blockX, blockY;
+};
+
 struct ArvrMapToGPUPass
     : public arvr::impl::ArvrMapToGPUBase<ArvrMapToGPUPass> {
   using ArvrMapToGPUBase::ArvrMapToGPUBase;
@@ -120,6 +330,22 @@ struct ArvrMapToGPUPass
     ModuleOp module = getOperation();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
+    // First the stages in shared memory with their readers, then every
+    // other loop on its own.
+    RewritePatternSet shared(&getContext());
+    shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY);
+    if (failed(applyPatternsGreedily(module, std::move(shared))))
+      return signalPassFailure();
+    bool ok = true;
+    module.walk([&](scf::ParallelOp loop) {
+      if (loop->hasAttr("arvr.gpu_shared")) {
+        loop.emitError("a stage scheduled in shared memory could not be "
+                       "fused with its reader");
+        ok = false;
+      }
+    });
+    if (!ok)
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))

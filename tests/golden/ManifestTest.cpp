@@ -14,6 +14,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -22,18 +24,32 @@ namespace {
 const std::string kSource = ARVRC_SOURCE_DIR;
 const std::string kArvrcBinary = ARVRC_BINARY;
 
-arvrbench::LaunchManifest build(const std::string &example) {
+/// Builds `example` (with `from` replaced by `to` in its text, if given)
+/// and reads its manifest.
+arvrbench::LaunchManifest build(const std::string &example,
+                                const std::string &from = "",
+                                const std::string &to = "") {
   const char *dir = std::getenv("TMPDIR");
-  std::string ptx = std::string(dir ? dir : "/tmp") + "/arvrc-manifest-" +
-                    std::to_string(getpid()) + ".ptx";
-  std::string manifest = ptx.substr(0, ptx.size() - 4) + ".manifest";
-  std::string command =
-      kArvrcBinary + " build " + kSource + "/" + example + " -o " + ptx;
+  std::string base = std::string(dir ? dir : "/tmp") + "/arvrc-manifest-" +
+                     std::to_string(getpid());
+  std::string ptx = base + ".ptx", manifest = base + ".manifest";
+  std::ifstream in(kSource + "/" + example);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string source = text.str();
+  if (!from.empty()) {
+    size_t at = source.find(from);
+    REQUIRE(at != std::string::npos);
+    source.replace(at, from.size(), to);
+  }
+  std::ofstream(base + ".arvr") << source;
+  std::string command = kArvrcBinary + " build " + base + ".arvr -o " + ptx;
   INFO(command);
   REQUIRE(std::system(command.c_str()) == 0);
   arvrbench::LaunchManifest m = arvrbench::LaunchManifest::load(manifest);
   unlink(ptx.c_str());
   unlink(manifest.c_str());
+  unlink((base + ".arvr").c_str());
   return m;
 }
 
@@ -46,8 +62,11 @@ uint64_t bitsOf(float v) {
 
 } // namespace
 
-TEST_CASE("manifest: the Gaussian's stage buffer and launches") {
-  arvrbench::LaunchManifest m = build("examples/gaussian_blur.arvr");
+TEST_CASE("manifest: the Gaussian at the root: a stage buffer, two launches") {
+  arvrbench::LaunchManifest m =
+      build("examples/gaussian_blur.arvr",
+            "blur_x.compute_shared();\n    out.gpu_tile(32, 16);",
+            "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
   CHECK(m.kernel == "gaussian_blur");
   REQUIRE(m.args.size() == 4);
   CHECK(m.args[0].isImage);
@@ -79,6 +98,29 @@ TEST_CASE("manifest: the Gaussian's stage buffer and launches") {
     }
     CHECK(launches[0].grid[1] == unsigned(479 + 2 * radius + 7) / 8);
     CHECK(launches[1].grid[1] == (479 + 7) / 8);
+  }
+}
+
+TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
+  arvrbench::LaunchManifest m = build("examples/gaussian_blur.arvr");
+  for (int radius : {1, 4, 9}) {
+    CAPTURE(radius);
+    std::vector<arvrbench::Binding> bound(4);
+    bound[0].shape = bound[3].shape = {479, 641, 3};
+    bound[1].scalarBits = bitsOf(2.0f);
+    bound[2].scalarBits = bitsOf(int32_t(radius));
+    m.evaluate(bound);
+    CHECK(m.buffers.empty());
+    auto launches = m.resolve({});
+    REQUIRE(launches.size() == 1);
+    CHECK(launches[0].entry == "gaussian_blur_out");
+    CHECK(launches[0].block[0] == 32);
+    CHECK(launches[0].block[1] == 16);
+    CHECK(launches[0].grid[0] == (641 + 31) / 32);
+    CHECK(launches[0].grid[1] == (479 + 15) / 16);
+    // The horizontal pass over 16 rows and the radius above and below, 32
+    // columns, 3 channels of f32.
+    CHECK(launches[0].shared == unsigned(16 + 2 * radius) * 32 * 3 * 4);
   }
 }
 

@@ -116,6 +116,10 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
     the region. A stage without sizes has its window inferred from its
     readers by `arvr-infer-bounds`; a returned stage always has sizes.
     `gpu_block` is the GPU thread block (x, y) the stage is computed with.
+    `gpu_shared` (only on a stage that is not returned, without a
+    `gpu_block`) asks that on the GPU the stage be computed by each thread
+    block of its one reader, over that block's tile and halo, in shared
+    memory; other targets compute it like any intermediate stage.
     ```mlir
     %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
     ^bb0(%x: index, %y: index, %ch: index):
@@ -132,12 +136,14 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
   }];
   let arguments = (ins StrAttr:$name, Variadic<Index>:$sizes,
                        Variadic<Index>:$origin,
-                       OptionalAttr<DenseI64ArrayAttr>:$gpu_block);
+                       OptionalAttr<DenseI64ArrayAttr>:$gpu_block,
+                       UnitAttr:$gpu_shared);
   let results = (outs Arvr_ImageType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name (` ` `[` $sizes^ `]`)? (`at` ` ` `[` $origin^ `]`)?
-    (`gpu_block` $gpu_block^)? attr-dict `:` qualified(type($result))
+    (`gpu_block` $gpu_block^)? (`gpu_shared` $gpu_shared^)? attr-dict `:`
+    qualified(type($result))
     $body
   }];
   let builders = [
@@ -146,11 +152,11 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
                    "::mlir::Value":$channels), [{
       build($_builder, $_state, type, name,
             ::mlir::ValueRange{width, height, channels}, ::mlir::ValueRange{},
-            ::mlir::DenseI64ArrayAttr());
+            ::mlir::DenseI64ArrayAttr(), false);
     }]>,
     OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name), [{
       build($_builder, $_state, type, name, ::mlir::ValueRange{},
-            ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr());
+            ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr(), false);
     }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -285,6 +285,9 @@ struct FuncDef {
   /// region its callers need and stored (`f.compute_root()`; always true of
   /// `out`), rather than recomputed inline at each call.
   bool computeRoot = false;
+  /// With computeRoot, from `f.compute_shared()`: on the GPU, computed per
+  /// thread block of its reader into shared memory (its tile and halo).
+  bool computeShared = false;
   /// Set by Sema from `f.gpu_tile(x, y)`: the GPU thread block; 0 for the
   /// default.
   int64_t gpuTileX = 0, gpuTileY = 0;
