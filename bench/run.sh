@@ -33,7 +33,9 @@ sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);/' "$src/examples/gaussian_blur
   >"$out/ptx/gaussian_blur_shared_32x8.arvr"
 sed 's/blur_x.compute_shared();/blur_x.compute_root();/; s/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);/' \
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root.arvr"
-for v in gaussian_blur_shared_32x8 gaussian_blur_root; do
+sed '/weight.compute_root();/d; /norm.compute_root();/d' "$src/examples/gaussian_blur.arvr" \
+  >"$out/ptx/gaussian_blur_inline_weights.arvr"
+for v in gaussian_blur_shared_32x8 gaussian_blur_root gaussian_blur_inline_weights; do
   "$arvrc" build "$out/ptx/$v.arvr" -o "$out/ptx/$v.ptx" || exit 1
 done
 
@@ -70,7 +72,7 @@ for k in lens_undistort gaussian_blur; do
   end=$(date +%s%N)
   echo "# arvrc run $k on a 4K PNG (CLI, wall clock): $(( (end - start) / 1000000 )) ms" | tee -a "$out/machine.txt"
 done
-rm -f "$out/4k.png" "$out"/4k-*.png "$out/photo.ppm" "$out/arvr_bench"
+rm -rf "$out/4k.png" "$out"/4k-*.png "$out/photo.ppm" "$out/arvr_bench" "$out/ptx"
 
 python3 "$src/bench/report.py" "$out/bench.csv" "$out/compile.csv" "$out/machine.txt" \
   "$out/results.md" "$out/chart.png"

@@ -302,12 +302,13 @@ private:
   }
 
   /// The image type storing the values of `func`: its scalar type; one
-  /// channel for a function of (x, y).
+  /// channel unless it takes (x, y, c). A function of one coordinate is a
+  /// row (a table indexed by x), one of none a single element.
   Type getStageType(const FuncDef &func) {
     ::arvr::TypeSpec spec;
     spec.isImage = true;
     spec.scalar = func.type;
-    spec.channels = func.vars.size() == 2 ? 1 : 0;
+    spec.channels = func.vars.size() == 3 ? 0 : 1;
     return getImageType(spec);
   }
 
@@ -424,7 +425,8 @@ private:
         indices.push_back(arith::IndexCastOp::create(
             builder, l, builder.getIndexType(),
             toI32(genExpr(*arg), arg->type, l)));
-      if (indices.size() == 2)
+      // A table's row and channel, a single element's point: 0.
+      while (indices.size() < 3)
         indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
       return AccessOp::create(builder, l, stage, indices[0], indices[1],
                               indices[2], Boundary::in_bounds);

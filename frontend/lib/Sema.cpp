@@ -394,13 +394,15 @@ private:
                       directive.directiveRange);
           continue;
         }
-        if (func.vars.size() != 2 && func.vars.size() != 3) {
+        bool shared = directive.directive == "compute_shared";
+        if (shared && func.vars.size() != 2 && func.vars.size() != 3) {
           diags.error(directive.directiveRange.Start,
                       "only a function of (x, y) or (x, y, c) can be "
-                      "computed at the root; '" +
+                      "computed in shared memory; '" +
                           func.name + "' has " +
                           llvm::Twine(func.vars.size()) + " coordinate" +
-                          (func.vars.size() == 1 ? "" : "s"),
+                          (func.vars.size() == 1 ? "" : "s") +
+                          " (compute_root() stores it as a table)",
                       directive.directiveRange);
           diags.note(func.nameRange.Start,
                      "'" + func.name + "' is defined here");

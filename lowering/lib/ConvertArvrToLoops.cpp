@@ -15,6 +15,8 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
@@ -163,10 +165,56 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
       rows->setAttr("arvr.gpu_shared", rewriter.getUnitAttr());
     if (std::optional<ArrayRef<int64_t>> block = stage.getGpuBlock())
       rows->setAttr("arvr.gpu_block", rewriter.getDenseI64ArrayAttr(*block));
-    rewriter.setInsertionPointToStart(rows.getBody());
-    auto channels = scf::ForOp::create(rewriter, loc, zero, sizes[2], one);
     Value row = rows.getInductionVars()[0];
     Value col = rows.getInductionVars()[1];
+    Block &body = stage.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+
+    // A few channels known at compile time: the point's channels one after
+    // the other in straight-line code, then their stores, so that what
+    // they share (reads of the same pixels, coordinates) is computed once.
+    IntegerAttr channelCount;
+    if (matchPattern(sizes[2], m_Constant(&channelCount)) &&
+        channelCount.getInt() >= 1 && channelCount.getInt() <= 4 &&
+        (origin.empty() || matchPattern(origin[2], m_Zero()))) {
+      rewriter.setInsertionPointToStart(rows.getBody());
+      Value x = col, y = row;
+      if (!origin.empty()) {
+        x = arith::AddIOp::create(rewriter, loc, origin[0], col);
+        y = arith::AddIOp::create(rewriter, loc, origin[1], row);
+      }
+      int64_t count = channelCount.getInt();
+      SmallVector<Value, 4> values, channelIndices;
+      for (int64_t k = 0; k < count; ++k) {
+        Value c = arith::ConstantIndexOp::create(rewriter, loc, k);
+        channelIndices.push_back(c);
+        if (k + 1 < count) {
+          IRMapping mapping;
+          mapping.map(body.getArguments(), ValueRange{x, y, c});
+          for (Operation &op : body.without_terminator())
+            rewriter.clone(op, mapping);
+          values.push_back(mapping.lookupOrDefault(yield.getValue()));
+          continue;
+        }
+        Value value = yield.getValue();
+        rewriter.inlineBlockBefore(&body, rows.getBody()->getTerminator(),
+                                   ValueRange{x, y, c});
+        values.push_back(value);
+      }
+      rewriter.setInsertionPoint(yield);
+      for (int64_t k = 0; k < count; ++k) {
+        SmallVector<Value, 3> at =
+            outputIndex ? SmallVector<Value, 3>{y, x, channelIndices[k]}
+                        : SmallVector<Value, 3>{row, col, channelIndices[k]};
+        memref::StoreOp::create(rewriter, yield.getLoc(), values[k], dest, at);
+      }
+      rewriter.eraseOp(yield);
+      rewriter.replaceOp(stage, dest);
+      return success();
+    }
+
+    rewriter.setInsertionPointToStart(rows.getBody());
+    auto channels = scf::ForOp::create(rewriter, loc, zero, sizes[2], one);
     Value channel = channels.getInductionVar();
     // The point of the window computed: its place plus the origin.
     Value x = col, y = row, c = channel;
@@ -177,8 +225,6 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
       c = arith::AddIOp::create(rewriter, loc, origin[2], channel);
     }
 
-    Block &body = stage.getBody().front();
-    auto yield = cast<YieldOp>(body.getTerminator());
     Value value = yield.getValue();
     rewriter.inlineBlockBefore(&body, channels.getBody()->getTerminator(),
                                ValueRange{x, y, c});
@@ -264,14 +310,15 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
 /// `boundary`; `padding` is the value outside for the constant boundary.
 static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
                               Value y, Value c, Boundary boundary,
-                              std::optional<TypedAttr> padding) {
+                              std::optional<TypedAttr> padding,
+                              bool channelInRange = false) {
   // memref order: (y, x, c).
   SmallVector<Value, 3> indices = {y, x, c};
   if (boundary == Boundary::in_bounds)
     return memref::LoadOp::create(b, loc, image, indices);
 
   Value inside;
-  for (int64_t dim = 0; dim < 3; ++dim) {
+  for (int64_t dim = 0; dim < (channelInRange ? 2 : 3); ++dim) {
     Value size = memref::DimOp::create(b, loc, image, dim);
     if (boundary == Boundary::constant) {
       // Read the clamped element, then choose it or the padding.
@@ -294,6 +341,37 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
   return arith::SelectOp::create(b, loc, inside, loaded, outsideValue);
 }
 
+/// Marks the reads whose channel needs no boundary handling (found before
+/// the conversion, while stages still have their coordinates).
+constexpr llvm::StringLiteral kChannelInRange = "arvr.channel_in_range";
+
+/// Whether channel `c` of a read of `image` is always one of its channels,
+/// so its boundary handling can be left out: `c` is the channel of the
+/// stage being computed, whose channels are `image`'s own (the stage loops
+/// over `arvr.dim %image channels`, or both have the same static count)
+/// from 0; or `c` is a constant below a static channel count.
+static bool isChannelInRange(Value c, Value image) {
+  auto type = cast<ImageType>(image.getType());
+  IntegerAttr constant;
+  if (matchPattern(c, m_Constant(&constant)))
+    return type.hasStaticChannels() && constant.getInt() >= 0 &&
+           constant.getInt() < type.getChannels();
+  auto arg = dyn_cast<BlockArgument>(c);
+  auto stage = arg ? dyn_cast<StageOp>(arg.getOwner()->getParentOp())
+                   : StageOp();
+  if (!stage || arg.getArgNumber() != 2 || !stage.hasSizes())
+    return false;
+  if (!stage.getOrigin().empty() &&
+      !matchPattern(stage.getOrigin()[2], m_Zero()))
+    return false;
+  Value channels = stage.getChannels();
+  if (auto dim = channels.getDefiningOp<DimOp>())
+    return dim.getImage() == image && dim.getDim() == Dim::channels;
+  return type.hasStaticChannels() &&
+         matchPattern(channels, m_Constant(&constant)) &&
+         constant.getInt() <= type.getChannels();
+}
+
 /// arvr.access -> boundary arithmetic + memref.load.
 struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -311,9 +389,11 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
             rewriter, loc, coords[dim],
             rewriter.getRemappedValue(stage.getOrigin()[dim]));
     rewriter.replaceOp(
-        access, loadWithBoundary(rewriter, loc, adaptor.getImage(), coords[0],
-                                 coords[1], coords[2], access.getBoundary(),
-                                 access.getPadding()));
+        access,
+        loadWithBoundary(rewriter, loc, adaptor.getImage(), coords[0],
+                         coords[1], coords[2], access.getBoundary(),
+                         access.getPadding(),
+                         access->hasAttr(kChannelInRange)));
     return success();
   }
 };
@@ -345,10 +425,11 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
       return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
                                         i32);
     };
+    bool channelInRange = sample->hasAttr(kChannelInRange);
     auto read = [&](Value x, Value y) -> Value {
       Value element = loadWithBoundary(rewriter, loc, adaptor.getImage(), x, y,
                                        adaptor.getC(), sample.getBoundary(),
-                                       sample.getPadding());
+                                       sample.getPadding(), channelInRange);
       Type elementType = imageType.getElementType();
       if (elementType.isF32())
         return element;
@@ -555,6 +636,14 @@ struct ConvertArvrToLoopsPass
                            math::MathDialect, memref::MemRefDialect,
                            scf::SCFDialect>();
 
+    getOperation().walk([&](Operation *op) {
+      if (auto access = dyn_cast<AccessOp>(op);
+          access && isChannelInRange(access.getC(), access.getImage()))
+        op->setAttr(kChannelInRange, UnitAttr::get(context));
+      if (auto sample = dyn_cast<SampleOp>(op);
+          sample && isChannelInRange(sample.getC(), sample.getImage()))
+        op->setAttr(kChannelInRange, UnitAttr::get(context));
+    });
     RewritePatternSet patterns(context);
     populateArvrToLoopsConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,

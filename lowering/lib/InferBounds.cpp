@@ -106,8 +106,8 @@ private:
           return failure();
         Value last = arith::SubIOp::create(
             b, arg.getLoc(),
-            arith::AddIOp::create(b, arg.getLoc(), first,
-                                  reader.getSizes()[dim]),
+            b.createOrFold<arith::AddIOp>(arg.getLoc(), first,
+                                          reader.getSizes()[dim]),
             index(1));
         return Interval{first, last};
       }
@@ -344,6 +344,15 @@ static bool inferWindow(StageOp stage) {
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   SmallVector<Value, 3> sizes;
   for (int dim = 0; dim < 3; ++dim) {
+    // [0, n - 1] is n elements, n an image size: say so plainly, so later
+    // passes see the window is the image's (e.g. all of its channels).
+    auto last = hi[dim].getDefiningOp<arith::SubIOp>();
+    if (matchPattern(lo[dim], m_Zero()) && last &&
+        matchPattern(last.getRhs(), m_One()) &&
+        last.getLhs().getDefiningOp<DimOp>()) {
+      sizes.push_back(last.getLhs());
+      continue;
+    }
     Value extent = arith::AddIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, hi[dim], lo[dim]),
         one);

@@ -349,7 +349,16 @@ struct ArvrMapToGPUPass
     RewritePatternSet patterns(&getContext());
     patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Every image is written on the device: a store left on the host would
+    // write host memory the kernels never see.
+    module.walk([&](memref::StoreOp store) {
+      if (!store->getParentOfType<gpu::LaunchOp>()) {
+        store.emitError("internal compiler error: an image is written "
+                        "outside the GPU kernels");
+        signalPassFailure();
+      }
+    });
   }
 };
 

@@ -55,15 +55,20 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
-  pm.addPass(createCanonicalizerPass());
-  if (stopAfter == LoweringStage::Loops)
+  if (stopAfter == LoweringStage::Loops) {
+    pm.addPass(createCanonicalizerPass());
     return;
+  }
 
-  // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module.
+  // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module. Mapped
+  //    before any canonicalisation, which would fold away the loops of a
+  //    stage of one row or one point (a table, a single value) and leave
+  //    their work on the host.
   ArvrMapToGPUOptions mapping;
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());

@@ -62,11 +62,12 @@ uint64_t bitsOf(float v) {
 
 } // namespace
 
-TEST_CASE("manifest: the Gaussian at the root: a stage buffer, two launches") {
+TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
   arvrbench::LaunchManifest m =
       build("examples/gaussian_blur.arvr",
             "blur_x.compute_shared();\n    out.gpu_tile(32, 16);",
             "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
+  // (weight and norm stay computed at the root.)
   CHECK(m.kernel == "gaussian_blur");
   REQUIRE(m.args.size() == 4);
   CHECK(m.args[0].isImage);
@@ -81,23 +82,31 @@ TEST_CASE("manifest: the Gaussian at the root: a stage buffer, two launches") {
     CHECK(m.outputSize(3) == std::array<int64_t, 3>{641, 479, 3});
     bound[3].shape = {479, 641, 3};
     m.evaluate(bound);
-    REQUIRE(m.buffers.size() == 1);
-    CHECK(m.bufferShape(0) ==
+    // The weights over -radius..radius, their sum, the horizontal pass
+    // over the output's rows and `radius` more above and below.
+    REQUIRE(m.buffers.size() == 3);
+    CHECK(m.bufferShape(0) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
+    CHECK(m.bufferShape(1) == std::array<int64_t, 3>{1, 1, 1});
+    CHECK(m.bufferShape(2) ==
           std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
-    CHECK(m.bufferBytes(0) == size_t(479 + 2 * radius) * 641 * 3 * 4);
-    auto launches = m.resolve({0x1000});
-    REQUIRE(launches.size() == 2);
-    CHECK(launches[0].entry == "gaussian_blur_blur_x");
-    CHECK(launches[1].entry == "gaussian_blur_out");
+    CHECK(m.bufferBytes(2) == size_t(479 + 2 * radius) * 641 * 3 * 4);
+    auto launches = m.resolve({0x1000, 0x2000, 0x3000});
+    REQUIRE(launches.size() == 4);
+    CHECK(launches[0].entry == "gaussian_blur_weight");
+    CHECK(launches[1].entry == "gaussian_blur_norm");
+    CHECK(launches[2].entry == "gaussian_blur_blur_x");
+    CHECK(launches[3].entry == "gaussian_blur_out");
     for (const auto &l : launches) {
       CHECK(l.block[0] == 32);
       CHECK(l.block[1] == 8);
-      CHECK(l.grid[0] == (641 + 31) / 32);
       CHECK(l.shared == 0);
       CHECK(l.storage.size() == l.sizes.size());
     }
-    CHECK(launches[0].grid[1] == unsigned(479 + 2 * radius + 7) / 8);
-    CHECK(launches[1].grid[1] == (479 + 7) / 8);
+    CHECK(launches[0].grid[0] == unsigned(2 * radius + 1 + 31) / 32);
+    CHECK(launches[1].grid[0] == 1);
+    CHECK(launches[2].grid[0] == (641 + 31) / 32);
+    CHECK(launches[2].grid[1] == unsigned(479 + 2 * radius + 7) / 8);
+    CHECK(launches[3].grid[1] == (479 + 7) / 8);
   }
 }
 
@@ -110,17 +119,20 @@ TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
     bound[1].scalarBits = bitsOf(2.0f);
     bound[2].scalarBits = bitsOf(int32_t(radius));
     m.evaluate(bound);
-    CHECK(m.buffers.empty());
-    auto launches = m.resolve({});
-    REQUIRE(launches.size() == 1);
-    CHECK(launches[0].entry == "gaussian_blur_out");
-    CHECK(launches[0].block[0] == 32);
-    CHECK(launches[0].block[1] == 16);
-    CHECK(launches[0].grid[0] == (641 + 31) / 32);
-    CHECK(launches[0].grid[1] == (479 + 15) / 16);
+    // Only the weights and their sum have buffers; blur_x is in shared
+    // memory.
+    CHECK(m.buffers.size() == 2);
+    auto launches = m.resolve({0x1000, 0x2000});
+    REQUIRE(launches.size() == 3);
+    const auto &out = launches.back();
+    CHECK(out.entry == "gaussian_blur_out");
+    CHECK(out.block[0] == 32);
+    CHECK(out.block[1] == 16);
+    CHECK(out.grid[0] == (641 + 31) / 32);
+    CHECK(out.grid[1] == (479 + 15) / 16);
     // The horizontal pass over 16 rows and the radius above and below, 32
     // columns, 3 channels of f32.
-    CHECK(launches[0].shared == unsigned(16 + 2 * radius) * 32 * 3 * 4);
+    CHECK(out.shared == unsigned(16 + 2 * radius) * 32 * 3 * 4);
   }
 }
 

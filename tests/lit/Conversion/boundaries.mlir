@@ -128,3 +128,30 @@ arvr.kernel @nearest(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image
   }
   arvr.return %out : !arvr.image<f32, 1>
 }
+
+// -----
+
+// The channel of the stage itself, over the image's own channels
+// (`arvr.dim %src channels`), needs no boundary handling even when the
+// count is dynamic; a constant channel of an image of unknown channel count
+// does.
+// CHECK-LABEL: func.func @channels
+// CHECK: scf.for %[[CH:.+]] = %{{.+}} to %{{.+}} step
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}, %[[CH]]] : memref<?x?x?xi8>
+// CHECK: %[[LASTC:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK: arith.minsi %{{.+}}, %[[LASTC]]
+// CHECK: memref.load
+arvr.kernel @channels(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %h = arvr.dim %src height : !arvr.image<ui8, ?>
+  %c = arvr.dim %src channels : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %a = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    %one = arith.constant 1 : index
+    %b = arvr.access %src[%x, %y, %one] clamp : !arvr.image<ui8, ?>
+    %s = arith.addi %a, %b : i8
+    arvr.yield %s : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}

@@ -39,20 +39,6 @@ func.func @copy(%in: memref<?x?x?xi8>, %out: memref<?x?x?xi8>, %h: index, %w: in
   return
 }
 
-// A loop that does not start at 0 is left alone.
-// CHECK-LABEL: func.func @offset
-// CHECK: scf.parallel
-// CHECK-NOT: gpu.launch
-func.func @offset(%out: memref<?x?xi8>, %h: index, %w: index) {
-  %c1 = arith.constant 1 : index
-  %v = arith.constant 7 : i8
-  scf.parallel (%y, %x) = (%c1, %c1) to (%h, %w) step (%c1, %c1) {
-    memref.store %v, %out[%y, %x] : memref<?x?xi8>
-    scf.reduce
-  }
-  return
-}
-
 // A loop scheduled with gpu_tile keeps its own block.
 // CHECK-LABEL: func.func @tiled
 // CHECK-DAG: %[[TBX:.+]] = arith.constant 64 : index

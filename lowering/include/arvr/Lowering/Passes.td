@@ -17,7 +17,9 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     innermost), its scalars as they are, and then one memref per output
     (destination-passing style). Each stage becomes an `scf.parallel`
     over the `(y, x)` of its window, from 0, with a sequential `scf.for` over
-    channels, storing the value its region yields: a returned stage into
+    channels (or, for 1 to 4 channels known at compile time, the channels'
+    computations one after the other, then their stores, so that what they
+    share is computed once), storing the value its region yields: a returned stage into
     its output at the window's place, any other into a `memref.alloc` of
     its window's size (freed before the function returns), read back at
     `coordinate - origin`. The loop carries the stage's name as `arvr.stage`
