@@ -604,6 +604,7 @@ void benchGaussian(ArvrKernel &k,
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   auto framesOf = [&](ArvrKernel &kernel, int impl) {
     std::vector<ArvrFrame> frames;
+    size_t base = stageBuffers.size(); // This kernel's buffers start here.
     for (int s = 0; s < sets; ++s) {
       std::vector<arvrbench::Binding> b(kernel.manifest.args.size());
       for (size_t a = 0; a < b.size(); ++a) {
@@ -622,9 +623,7 @@ void benchGaussian(ArvrKernel &k,
         if (s == 0)
           stageBuffers.emplace_back(
               new DeviceBuffer(kernel.manifest.bufferBytes(i)));
-        buffers.push_back(
-            stageBuffers[stageBuffers.size() - kernel.manifest.buffers.size() + i]
-                ->address());
+        buffers.push_back(stageBuffers[base + i]->address());
       }
       frames.push_back(prepare(kernel, b, buffers));
     }
