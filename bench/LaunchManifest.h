@@ -59,7 +59,8 @@ struct Binding {
 };
 
 /// A launch ready to go: geometry and the parameter block (cuLaunchKernel's
-/// kernelParams point into `storage`).
+/// kernelParams point into `storage`, one 8-byte word per parameter, the
+/// value in its low bytes: the driver reads `sizes[i]` bytes of each).
 struct ResolvedLaunch {
   std::string entry;
   unsigned grid[3], block[3], shared;
@@ -70,6 +71,7 @@ struct ResolvedLaunch {
 class LaunchManifest {
 public:
   std::string kernel, ptx;
+  int indexBits = 64; ///< Of index values and memref offsets, sizes, strides.
   std::vector<ManifestArg> args;
   std::vector<ManifestValue> values;
   std::vector<ManifestBuffer> buffers;
@@ -90,6 +92,8 @@ public:
         words >> m.kernel;
       } else if (what == "ptx") {
         words >> m.ptx;
+      } else if (what == "index-bits") {
+        words >> m.indexBits;
       } else if (what == "param" || what == "output") {
         std::string ref, kind;
         ManifestArg arg;
@@ -240,9 +244,9 @@ public:
           uint64_t fields[9] = {ptr,           ptr,           0,
                                 uint64_t(s[0]), uint64_t(s[1]), uint64_t(s[2]),
                                 uint64_t(s[1] * s[2]), uint64_t(s[2]), 1};
-          for (uint64_t f : fields) {
-            r.storage.push_back(f);
-            r.sizes.push_back(8);
+          for (int f = 0; f < 9; ++f) {
+            r.storage.push_back(fields[f]);
+            r.sizes.push_back(f < 2 ? 8 : indexBits / 8);
           }
         };
         if (ref[0] == 'b') {
@@ -259,7 +263,7 @@ public:
           }
         } else {
           r.storage.push_back(static_cast<uint64_t>(operand(ref)));
-          r.sizes.push_back(8);
+          r.sizes.push_back(indexBits / 8);
         }
       }
       out.push_back(r);

@@ -166,6 +166,9 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
   os << "arvrc-launch-manifest 1\n";
   os << "kernel " << kernel << "\n";
   os << "ptx " << ptxFile << "\n";
+  // The PTX's index arithmetic (and so its index and memref size
+  // parameters) is 32-bit: see buildCudaPipeline.
+  os << "index-bits 32\n";
 
   // The arguments: the kernel's (source types, so u8 stays unsigned), then
   // its outputs.

@@ -318,6 +318,23 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
 
+  // The kernels index in 32 bits (see buildCudaPipeline).
+  auto tooLarge = [&](const std::array<int64_t, 3> &shape,
+                      const std::string &what) {
+    if (shape[0] * shape[1] * shape[2] < (int64_t(1) << 31))
+      return false;
+    error = what + " has " + std::to_string(shape[0] * shape[1] * shape[2]) +
+            " elements; the CUDA target indexes images in 32 bits (fewer than "
+            "2^31 elements; use --target cpu)";
+    return true;
+  };
+  for (unsigned i = 0; i <= bindings.args.size(); ++i)
+    if ((i == bindings.args.size() || bindings.args[i].isImage) &&
+        tooLarge(imageShape(bindings, i),
+                 i == bindings.args.size() ? std::string("the output")
+                                           : "input image " + std::to_string(i)))
+      return false;
+
   // Upload every image argument; outputs get buffers too.
   DeviceBuffers buffers(driver);
   for (BlockArgument arg : host.getArguments()) {
@@ -364,6 +381,8 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
               kernel + "'";
       return false;
     }
+    if (tooLarge(shape, "a stage of '" + kernel + "'"))
+      return false;
     size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
                    (type.getElementTypeBitWidth() / 8);
     DevicePtr ptr = 0;

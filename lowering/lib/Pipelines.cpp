@@ -83,7 +83,12 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
-  device.addPass(createConvertGpuOpsToNVVMOps());
+  // Index arithmetic in 32 bits, as hand-written CUDA does: 64-bit integer
+  // multiplies take several instructions on the GPU. The runner refuses
+  // images of 2^31 elements or more.
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 32;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
   // become those instructions: the PTX needs no CUDA toolkit to link.
   ArvrNativeGpuMathOptions nativeMath;

@@ -69,6 +69,7 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
             "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
   // (weight and norm stay computed at the root.)
   CHECK(m.kernel == "gaussian_blur");
+  CHECK(m.indexBits == 32);
   REQUIRE(m.args.size() == 4);
   CHECK(m.args[0].isImage);
   CHECK(m.args[3].isOutput);
