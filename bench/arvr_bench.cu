@@ -644,7 +644,8 @@ void benchGaussian(ArvrKernel &k,
   CUDA(cudaMemcpyToSymbolAsync(hand::gaussNorm, norm.ptr, 4, 0,
                                cudaMemcpyDeviceToDevice, stream));
   size_t shared = hand::gaussianSharedBytes(radius);
-  CUDA(cudaFuncSetAttribute(hand::gaussianHand,
+  hand::GaussianKernel gaussianHand = hand::gaussianHandFor(radius);
+  CUDA(cudaFuncSetAttribute(gaussianHand,
                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                             int(shared)));
 
@@ -657,10 +658,10 @@ void benchGaussian(ArvrKernel &k,
             (height + hand::kGaussTileY - 1) / hand::kGaussTileY);
   impls.push_back({"hand CUDA",
                    [&, block, grid, shared](int s, cudaStream_t st) {
-                     hand::gaussianHand<<<grid, block, shared, st>>>(
-                         in[s]->u8(), out[1][s]->u8(), width, height, radius);
+                     gaussianHand<<<grid, block, shared, st>>>(
+                         in[s]->u8(), out[1][s]->u8(), width, height);
                    },
-                   {factsOfHand("gaussianHand", hand::gaussianHand,
+                   {factsOfHand("gaussianHandR<4>", gaussianHand,
                                 hand::kGaussTileX * hand::kGaussThreadsY,
                                 shared)}});
 #ifdef ARVR_BENCH_NPP

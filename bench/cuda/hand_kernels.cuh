@@ -7,10 +7,11 @@
 // - lensUndistortHand: Brown-Conrady with per-channel chromatic-aberration
 //   scales, bilinear, black outside; 4 pixels per thread along x, read-only
 //   (__ldg) gathers, the 12 output bytes stored as three 32-bit words.
-// - gaussianHand: both passes fused in one kernel. A 32x32 output tile per
-//   block of 32x8 threads: the input tile and its halo (reflect-101) are
-//   loaded once into shared memory as bytes, the horizontal pass is computed
-//   into a shared float tile, then each thread computes 4 output rows.
+// - gaussianHandR<R>: both passes fused in one kernel, the radius a
+//   compile-time constant. A 32x32 output tile per block of 32x8 threads:
+//   the input tile and its halo (reflect-101 at the edges only) are loaded
+//   once into shared memory as bytes, the horizontal pass is computed into a
+//   shared float tile, then each thread computes 4 output rows.
 // - nv12ToRgbHand: BT.601 limited range; each thread converts 4x2 pixels
 //   (two chroma pairs per row): 32-bit loads of Y and UV, 32-bit stores.
 //
@@ -168,37 +169,54 @@ __host__ __device__ inline size_t gaussianSharedBytes(int radius) {
   return inBytes + rows * kGaussTileX * 3 * sizeof(float);
 }
 
+/// The radius is a template parameter (kernels are instantiated for 1 to
+/// kGaussMaxRadius and chosen at run time), so tile sizes are constants:
+/// index arithmetic becomes shifts and multiplies, loops unroll. Blocks
+/// away from the image's edges load their tile without reflection.
+template <int R>
 __global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
-    gaussianHand(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
-                 int width, int height, int radius) {
+    gaussianHandR(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
+                  int width, int height) {
   extern __shared__ __align__(16) uint8_t shared[];
-  const int rows = kGaussTileY + 2 * radius;
-  const int cols = kGaussTileX + 2 * radius;
+  constexpr int rows = kGaussTileY + 2 * R;
+  constexpr int cols = kGaussTileX + 2 * R;
+  constexpr int rowBytes = cols * 3;
+  constexpr int threads = kGaussTileX * kGaussThreadsY;
   uint8_t *in = shared;
   float *hsum = reinterpret_cast<float *>(
-      shared + (static_cast<size_t>(rows) * cols * 3 + 15) / 16 * 16);
+      shared + (static_cast<size_t>(rows) * rowBytes + 15) / 16 * 16);
   const int x0 = blockIdx.x * kGaussTileX, y0 = blockIdx.y * kGaussTileY;
   const int tid = threadIdx.y * kGaussTileX + threadIdx.x;
-  const int threads = kGaussTileX * kGaussThreadsY;
 
-  // 1. The input tile and its halo, byte by byte along each row (so a warp
-  //    reads 32 consecutive bytes), reflected at the image's edges.
-  const int rowBytes = cols * 3;
-  for (int i = tid; i < rows * rowBytes; i += threads) {
-    int r = i / rowBytes, b = i - r * rowBytes;
-    int gx = reflect101(x0 - radius + b / 3, width);
-    int gy = reflect101(y0 - radius + r, height);
-    in[i] = __ldg(src + (static_cast<size_t>(gy) * width + gx) * 3 + b % 3);
+  // 1. The input tile and its halo, byte by byte along each row (a warp
+  //    reads consecutive bytes), reflected only in blocks at an edge.
+  const bool interior = x0 - R >= 0 && y0 - R >= 0 &&
+                        x0 + kGaussTileX + R <= width &&
+                        y0 + kGaussTileY + R <= height;
+  if (interior) {
+    const uint8_t *origin =
+        src + (static_cast<size_t>(y0 - R) * width + (x0 - R)) * 3;
+    for (int i = tid; i < rows * rowBytes; i += threads) {
+      int r = i / rowBytes, b = i - r * rowBytes;
+      in[i] = __ldg(origin + static_cast<size_t>(r) * width * 3 + b);
+    }
+  } else {
+    for (int i = tid; i < rows * rowBytes; i += threads) {
+      int r = i / rowBytes, b = i - r * rowBytes;
+      int gx = reflect101(x0 - R + b / 3, width);
+      int gy = reflect101(y0 - R + r, height);
+      in[i] = __ldg(src + (static_cast<size_t>(gy) * width + gx) * 3 + b % 3);
+    }
   }
   __syncthreads();
 
   // 2. The horizontal pass over every row of the tile and halo.
   for (int i = tid; i < rows * kGaussTileX * 3; i += threads) {
     int r = i / (kGaussTileX * 3), rest = i - r * kGaussTileX * 3;
-    int x = rest / 3, c = rest - x * 3;
-    const uint8_t *line = in + (r * cols + x) * 3 + c;
+    const uint8_t *line = in + r * rowBytes + rest;
     float sum = 0.0f;
-    for (int k = 0; k <= 2 * radius; ++k)
+#pragma unroll
+    for (int k = 0; k <= 2 * R; ++k)
       sum = sum + gaussWeights[k] * static_cast<float>(line[k * 3]);
     hsum[i] = sum / gaussNorm;
   }
@@ -218,11 +236,28 @@ __global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
     for (int c = 0; c < 3; ++c) {
       const float *column = hsum + (ty * kGaussTileX + threadIdx.x) * 3 + c;
       float sum = 0.0f;
-      for (int j = 0; j <= 2 * radius; ++j)
+#pragma unroll
+      for (int j = 0; j <= 2 * R; ++j)
         sum = sum + gaussWeights[j] * column[j * kGaussTileX * 3];
       dst[(static_cast<size_t>(y) * width + x) * 3 + c] =
           saturateU8(sum / gaussNorm);
     }
+  }
+}
+
+/// The instantiation for `radius` (1 to 8 here; nullptr otherwise).
+using GaussianKernel = void (*)(const uint8_t *, uint8_t *, int, int);
+inline GaussianKernel gaussianHandFor(int radius) {
+  switch (radius) {
+  case 1: return gaussianHandR<1>;
+  case 2: return gaussianHandR<2>;
+  case 3: return gaussianHandR<3>;
+  case 4: return gaussianHandR<4>;
+  case 5: return gaussianHandR<5>;
+  case 6: return gaussianHandR<6>;
+  case 7: return gaussianHandR<7>;
+  case 8: return gaussianHandR<8>;
+  default: return nullptr;
   }
 }
 
