@@ -15,6 +15,7 @@
 #include "Runner.h"
 
 #include "arvr/Dialect/ArvrDialect.h"
+#include "arvr/Frontend/AST.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -180,17 +181,17 @@ private:
         return std::nullopt;
       return imageShape(bindings, arg.getArgNumber())[*index];
     }
-    if (auto dim = dyn_cast<arvr::DimOp>(op)) {
+    if (auto dim = dyn_cast<mlir::arvr::DimOp>(op)) {
       auto arg = dyn_cast<BlockArgument>(dim.getImage());
       if (!arg)
         return std::nullopt;
       auto shape = imageShape(bindings, arg.getArgNumber());
       switch (dim.getDim()) {
-      case arvr::Dim::width:
+      case mlir::arvr::Dim::width:
         return shape[1];
-      case arvr::Dim::height:
+      case mlir::arvr::Dim::height:
         return shape[0];
-      case arvr::Dim::channels:
+      case mlir::arvr::Dim::channels:
         return shape[2];
       }
     }
@@ -284,6 +285,32 @@ struct DeviceBuffers {
 };
 
 } // namespace
+
+bool arvrc::checkReductionRanges(mlir::ModuleOp module,
+                                 const std::string &kernel,
+                                 const Bindings &bindings, std::string &error) {
+  auto op = module.lookupSymbol<mlir::arvr::KernelOp>(kernel);
+  if (!op)
+    return true;
+  HostEvaluator evaluator(bindings);
+  op.walk([&](mlir::arvr::ReduceOp reduce) {
+    std::optional<int64_t> lower = evaluator.evaluate(reduce.getLower());
+    std::optional<int64_t> upper = evaluator.evaluate(reduce.getUpper());
+    if (!lower || !upper || *upper - *lower + 1 <= ::arvr::kMaxReductionRange)
+      return mlir::WalkResult::advance();
+    std::string where;
+    if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(reduce.getLoc()))
+      where = loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
+              ":" + std::to_string(loc.getColumn()) + ": ";
+    error = where + "'" + mlir::arvr::stringifyReductionKind(reduce.getKind()).str() +
+            "' ranges over " + std::to_string(*upper - *lower + 1) +
+            " values (" + std::to_string(*lower) + " to " +
+            std::to_string(*upper) + ") with these parameters; at most " +
+            std::to_string(::arvr::kMaxReductionRange) + " are allowed";
+    return mlir::WalkResult::interrupt();
+  });
+  return error.empty();
+}
 
 std::optional<std::array<int64_t, 3>>
 arvrc::evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,

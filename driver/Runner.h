@@ -54,6 +54,12 @@ std::optional<std::array<int64_t, 3>>
 evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
                    const Bindings &bindings);
 
+/// Checks that every reduction of `kernel` (in a module still in the arvr
+/// dialect) ranges over at most arvr::kMaxReductionRange values for the
+/// scalars bound; false with `error` (located in the .arvr file) if not.
+bool checkReductionRanges(mlir::ModuleOp module, const std::string &kernel,
+                          const Bindings &bindings, std::string &error);
+
 /// A module lowered by the CPU pipeline, JIT-compiled once, whose kernels
 /// can then run on any number of images.
 class CpuKernels {

@@ -493,6 +493,10 @@ int runRun(const RunArgs &args) {
                   std::to_string(width) + "x" + std::to_string(height) +
                   ", outside 1 to " + std::to_string(kMaxImageSide) +
                   " pixels a side");
+    std::string rangeError;
+    if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
+                              bindings, rangeError))
+      return fail(rangeError);
     bindings.output.width = static_cast<int>(width);
     bindings.output.height = static_cast<int>(height);
     bindings.output.channels = static_cast<int>(channels);

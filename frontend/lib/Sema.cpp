@@ -1096,6 +1096,21 @@ private:
 
   /// `sum(i in lo..hi, body)`: integer bounds fixed for the whole kernel
   /// (constants, parameters, sizes), a numeric body.
+  /// The value of an integer literal, possibly negated or named by a
+  /// `const`; nullopt for anything else.
+  std::optional<int64_t> literalValue(const Expr &expr) {
+    if (auto *lit = llvm::dyn_cast<IntLitExpr>(&expr))
+      return lit->value;
+    if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr);
+        unary && unary->op == UnaryExpr::Op::Neg)
+      if (std::optional<int64_t> v = literalValue(*unary->operand))
+        return -*v;
+    if (auto *var = llvm::dyn_cast<VarExpr>(&expr);
+        var && var->binding == VarExpr::Binding::Const)
+      return literalValue(*kernel.consts[var->index].value);
+    return std::nullopt;
+  }
+
   bool checkReduce(ReduceExpr &reduce, const FuncDef *func) {
     bool ok = true;
     for (Expr *bound : {reduce.lo.get(), reduce.hi.get()}) {
@@ -1114,6 +1129,19 @@ private:
                     "reduction bounds must be constants, parameters or image "
                     "sizes, the same at every pixel",
                     bound->getRange());
+        ok = false;
+      }
+    }
+    // Bounds known here (literals, constants): the range has a limit.
+    if (ok) {
+      std::optional<int64_t> lo = literalValue(*reduce.lo);
+      std::optional<int64_t> hi = literalValue(*reduce.hi);
+      if (lo && hi && *hi - *lo + 1 > kMaxReductionRange) {
+        diags.error(reduce.getLoc(),
+                    "'" + ReduceExpr::getName(reduce.op) + "' ranges over " +
+                        llvm::Twine(*hi - *lo + 1) + " values; at most " +
+                        llvm::Twine(kMaxReductionRange) + " are allowed",
+                    reduce.getRange());
         ok = false;
       }
     }

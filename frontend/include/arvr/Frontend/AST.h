@@ -220,6 +220,11 @@ public:
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 
+/// The most values a reduction may range over (docs/language.md, Limits):
+/// checked by Sema for literal bounds, and by `arvrc run` for the values
+/// of parameters.
+constexpr int64_t kMaxReductionRange = 65536;
+
 /// `sum(i in lo..hi, body)`, `min(...)`, `max(...)`, `argmin(...)`: a
 /// bounded reduction over the integers lo to hi, both included.
 class ReduceExpr : public Expr {
