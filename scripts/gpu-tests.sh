@@ -151,6 +151,46 @@ for image in tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x47
     echo "schedules: gaussian_blur $params $(basename "$image"): $result"
   done
 done
+# The examples under compute-sanitizer at sizes that are no multiple of any
+# tile: initcheck (no read of uninitialised device memory) at 1x1, 7x3 and
+# 641x479, memcheck and initcheck at 3841x2161.
+if [ -n "$sanitizer" ]; then
+  python3 - "$src/tests/data/baboon.jpg" "$out" <<'PY' || echo "note: no python3/cv2 for the 3841x2161 frames"
+import sys, cv2, numpy as np
+img = cv2.imread(sys.argv[1])
+cv2.imwrite(sys.argv[2] + "/odd-3841x2161.png", cv2.resize(img, (3841, 2161)))
+rng = np.random.default_rng(1)
+w, h = 3841, 2161
+rng.integers(0, 256, w * h + 2 * ((w + 1) // 2) * ((h + 1) // 2), dtype=np.uint8).tofile(
+    sys.argv[2] + "/frame_3841x2161.nv12")
+PY
+  for entry in "lens_undistort|odd-1x1.png odd-7x3.png odd-641x479.png OUT:odd-3841x2161.png" \
+               "gaussian_blur|odd-1x1.png odd-7x3.png odd-641x479.png OUT:odd-3841x2161.png" \
+               "nv12_to_rgb|pattern_1x1.nv12 pattern_7x3.nv12 pattern_641x479.nv12 OUT:frame_3841x2161.nv12"; do
+    IFS='|' read -r kernel inputs <<<"$entry"
+    for input in $inputs; do
+      tools="initcheck"
+      path="$src/tests/data/$input"
+      if [[ "$input" == OUT:* ]]; then
+        path="$out/${input#OUT:}"
+        tools="memcheck initcheck"
+        [ -f "$path" ] || continue
+      fi
+      for tool in $tools; do
+        runs=$((runs + 1))
+        if "$sanitizer" --tool "$tool" --error-exitcode 99 "$arvrc" run "$src/examples/$kernel.arvr" \
+             -i "$path" -o "$out/san-$runs.png" --target cuda >"$out/san-$runs.log" 2>&1; then
+          echo "sanitizer: $kernel $(basename "$path"): $tool clean"
+        else
+          echo "sanitizer: $kernel $(basename "$path"): $tool FAILED (san-$runs.log)"
+          tail -5 "$out/san-$runs.log"
+          failures=$((failures + 1))
+        fi
+        rm -f "$out/san-$runs.png"
+      done
+    done
+  done
+fi
 # Many frames in one run (compiled once), on the GPU and on the CPU.
 mkdir -p "$out/frames"
 cp "$src"/tests/data/odd-*.png "$src/tests/data/baboon.jpg" "$out/frames/"
