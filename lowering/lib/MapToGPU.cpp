@@ -35,6 +35,20 @@ static std::pair<int64_t, int64_t> blockOf(scf::ParallelOp loop, int64_t x,
   return {x, y};
 }
 
+/// Names the kernel `launch` will be outlined into after the function and
+/// the stage `loop` computes (`<function>_<stage>`), in a gpu.module named
+/// after the function (`<function>_kernels`).
+static void nameLaunch(gpu::LaunchOp launch, scf::ParallelOp loop) {
+  auto stage = loop->getAttrOfType<StringAttr>("arvr.stage");
+  if (!stage)
+    return;
+  StringRef func = loop->getParentOfType<func::FuncOp>().getSymName();
+  MLIRContext *context = launch.getContext();
+  launch.setModuleAttr(FlatSymbolRefAttr::get(context, func.str() + "_kernels"));
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(
+      context, func.str() + "_" + stage.getValue().str()));
+}
+
 /// Whether `loop` is an outermost 2-D scf.parallel from 0 with step 1.
 static bool isMappable(scf::ParallelOp loop) {
   return loop && !loop->getParentOfType<scf::ParallelOp>() &&
@@ -79,15 +93,7 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one);
-    // The outlined kernel is named after the function and the stage, in a
-    // gpu.module named after the function.
-    if (auto stage = loop->getAttrOfType<StringAttr>("arvr.stage")) {
-      auto func = loop->getParentOfType<func::FuncOp>();
-      launch.setModuleAttr(FlatSymbolRefAttr::get(
-          rewriter.getStringAttr(func.getSymName() + "_kernels")));
-      launch.setFunctionAttr(FlatSymbolRefAttr::get(rewriter.getStringAttr(
-          func.getSymName() + "_" + stage.getValue())));
-    }
+    nameLaunch(launch, loop);
 
     // In the kernel: this thread's iteration, and whether it is in range.
     Block &body = launch.getBody().front();
@@ -214,13 +220,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     auto launch =
         gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one, blockSizeX,
                               blockSizeY, one, bytes32);
-    if (auto name = reader->getAttrOfType<StringAttr>("arvr.stage")) {
-      auto func = reader->getParentOfType<func::FuncOp>();
-      launch.setModuleAttr(FlatSymbolRefAttr::get(
-          rewriter.getStringAttr(func.getSymName() + "_kernels")));
-      launch.setFunctionAttr(FlatSymbolRefAttr::get(
-          rewriter.getStringAttr(func.getSymName() + "_" + name.getValue())));
-    }
+    nameLaunch(launch, reader);
 
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToStart(&body);
