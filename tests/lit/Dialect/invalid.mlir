@@ -275,3 +275,34 @@ arvr.kernel @bad_gpu_block(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @shared_output(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is returned by the kernel, so it cannot live in shared memory}}
+  %out = arvr.stage "out" [%w, %w, %w] gpu_shared : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @shared_with_block(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is computed in the thread blocks of its reader, so it has no gpu_block of its own}}
+  %t = arvr.stage "t" gpu_block [32, 8] gpu_shared : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %t[%x, %y, %c] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
