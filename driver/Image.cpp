@@ -41,6 +41,59 @@ static const char *channelWord(int channels) {
   }
 }
 
+/// Whether the Huffman tables of the JPEG in `file` (from its start) each
+/// declare at most 256 codes. Debian's stb_image writes past its table when
+/// one declares more (found by tests/fuzz/FuzzImage.cpp), so such files are
+/// refused before stb reads them. Reads the markers up to the scan data.
+static bool jpegHuffmanTablesFit(FILE *file) {
+  auto byte = [&]() { return std::fgetc(file); };
+  if (byte() != 0xFF || byte() != 0xD8)
+    return true; // Not a JPEG: nothing to check.
+  for (;;) {
+    int c = byte();
+    if (c == EOF)
+      return true;
+    if (c != 0xFF)
+      continue; // stb skips junk between markers too.
+    int marker = byte();
+    while (marker == 0xFF)
+      marker = byte();
+    if (marker == EOF || marker == 0xDA || marker == 0xD9)
+      return true; // The scan (or the end): no table after this matters here.
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8))
+      continue; // Markers without a length.
+    int high = byte(), low = byte();
+    if (high == EOF || low == EOF)
+      return true;
+    long length = (high << 8 | low) - 2;
+    if (marker != 0xC4) {
+      if (length > 0 && std::fseek(file, length, SEEK_CUR) != 0)
+        return true;
+      continue;
+    }
+    // DHT: tables of (class/id, 16 counts, the symbols).
+    while (length > 17) {
+      if (byte() == EOF)
+        return true;
+      // stb reads bytes past the end of the file as 0: so does this.
+      long codes = 0;
+      for (int i = 0; i < 16; ++i) {
+        int count = byte();
+        codes += count == EOF ? 0 : count;
+      }
+      if (codes > 256)
+        return false;
+      if (std::feof(file))
+        return true;
+      length -= 17 + codes;
+      if (std::fseek(file, codes, SEEK_CUR) != 0)
+        return true;
+    }
+    if (length > 0 && std::fseek(file, length, SEEK_CUR) != 0)
+      return true;
+  }
+}
+
 bool arvrc::probeImage(const std::string &path, int &width, int &height,
                        int &channels, std::string &error) {
   FILE *file = std::fopen(path.c_str(), "rb");
@@ -48,6 +101,13 @@ bool arvrc::probeImage(const std::string &path, int &width, int &height,
     error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
+  if (!jpegHuffmanTablesFit(file)) {
+    std::fclose(file);
+    error = path + ": corrupt JPEG (a Huffman table declares more than 256 "
+                   "codes)";
+    return false;
+  }
+  std::rewind(file);
   int ok = stbi_info_from_file(file, &width, &height, &channels);
   std::fclose(file);
   if (!ok) {
