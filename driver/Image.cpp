@@ -47,8 +47,14 @@ static const char *channelWord(int channels) {
 /// refused before stb reads them. Reads the markers up to the scan data.
 static bool jpegHuffmanTablesFit(FILE *file) {
   auto byte = [&]() { return std::fgetc(file); };
-  if (byte() != 0xFF || byte() != 0xD8)
+  // The start of image, after any 0xFF fill bytes (as stb reads it).
+  if (byte() != 0xFF)
     return true; // Not a JPEG: nothing to check.
+  int start = byte();
+  while (start == 0xFF)
+    start = byte();
+  if (start != 0xD8)
+    return true;
   for (;;) {
     int c = byte();
     if (c == EOF)
@@ -71,8 +77,9 @@ static bool jpegHuffmanTablesFit(FILE *file) {
         return true;
       continue;
     }
-    // DHT: tables of (class/id, 16 counts, the symbols).
-    while (length > 17) {
+    // DHT: tables of (class/id, 16 counts, the symbols), read while the
+    // segment has bytes left, as stb reads them.
+    while (length > 0) {
       if (byte() == EOF)
         return true;
       // stb reads bytes past the end of the file as 0: so does this.
