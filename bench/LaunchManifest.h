@@ -90,8 +90,8 @@ public:
       words >> what;
       if (what == "kernel") {
         words >> m.kernel;
-      } else if (what == "ptx") {
-        words >> m.ptx;
+      } else if (what == "ptx" || what == "cubin") {
+        words >> m.ptx; // cuModuleLoadData takes either.
       } else if (what == "index-bits") {
         words >> m.indexBits;
       } else if (what == "param" || what == "output") {

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -123,6 +124,15 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     cuda.chip = options.chip;
     cuda.cudaPath =
         options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
+    cuda.cubin = stage == Emit::Cubin;
+    if (cuda.cubin && !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
+      llvm::errs() << "error: a cubin needs the CUDA toolkit's ptxas"
+                   << (cuda.cudaPath.empty()
+                           ? std::string(", and no toolkit was found")
+                           : ", which " + cuda.cudaPath + "/bin does not hold")
+                   << " (--cuda-path DIR)\n";
+      return false;
+    }
     mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter);
   } else {
     mlir::arvr::buildCpuPipeline(pm, stopAfter);

@@ -23,7 +23,7 @@ namespace arvrc {
 enum class Target { Cpu, Cuda };
 
 /// The stages `arvrc build --emit=` can print, in pipeline order.
-enum class Emit { Tokens, Ast, Arvr, Loops, Gpu, Llvm, Ptx };
+enum class Emit { Tokens, Ast, Arvr, Loops, Gpu, Llvm, Ptx, Cubin };
 
 struct CompileOptions {
   Target target = Target::Cuda;
@@ -53,8 +53,8 @@ public:
   void printAst(llvm::raw_ostream &os);
   /// Prints the module; with `locations`, each op's .arvr file:line:col.
   void printModule(llvm::raw_ostream &os, bool locations = false);
-  /// The PTX of a module lowered to Emit::Ptx; false unless it holds
-  /// exactly one GPU module.
+  /// The PTX (or cubin) of a module lowered to Emit::Ptx (Emit::Cubin);
+  /// false unless it holds exactly one GPU module.
   bool getPtx(std::string &ptx);
 
   /// Drops every kernel but `name` from the AST; false if there is none.

@@ -155,7 +155,7 @@ private:
 
 bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
                                 const std::string &kernel,
-                                const std::string &ptxFile,
+                                const std::string &ptxFile, bool cubin,
                                 llvm::raw_ostream &os, std::string &error) {
   auto host = lowered.lookupSymbol<func::FuncOp>(kernel);
   auto source = arvrModule.lookupSymbol<arvr::KernelOp>(kernel);
@@ -165,7 +165,7 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
   }
   os << "arvrc-launch-manifest 1\n";
   os << "kernel " << kernel << "\n";
-  os << "ptx " << ptxFile << "\n";
+  os << (cubin ? "cubin " : "ptx ") << ptxFile << "\n";
   // The PTX's index arithmetic (and so its index and memref size
   // parameters) is 32-bit: see buildCudaPipeline.
   os << "index-bits 32\n";

@@ -20,11 +20,12 @@ namespace arvrc {
 
 /// Writes the manifest of `kernel` from `lowered` (the CUDA pipeline's
 /// output, host code included) and `arvr` (the same kernel as MLIRGen made
-/// it, for its output size). False, with `error` set, if the host code holds
+/// it, for its output size); `ptxFile` is the PTX (or, with `cubin`, the
+/// cubin) beside it. False, with `error` set, if the host code holds
 /// something the format cannot say (a compiler bug).
 bool writeLaunchManifest(mlir::ModuleOp lowered, mlir::ModuleOp arvr,
                          const std::string &kernel, const std::string &ptxFile,
-                         llvm::raw_ostream &os, std::string &error);
+                         bool cubin, llvm::raw_ostream &os, std::string &error);
 
 } // namespace arvrc
 

@@ -129,7 +129,7 @@ int runBuild(const BuildArgs &args) {
   static const std::map<std::string, Emit> emits = {
       {"tokens", Emit::Tokens}, {"ast", Emit::Ast}, {"arvr", Emit::Arvr},
       {"loops", Emit::Loops},   {"gpu", Emit::Gpu}, {"llvm", Emit::Llvm},
-      {"ptx", Emit::Ptx}};
+      {"ptx", Emit::Ptx},       {"cubin", Emit::Cubin}};
   Emit emit = emits.at(args.emit);
   CompileOptions options;
   options.target = args.target == "cpu" ? Target::Cpu : Target::Cuda;
@@ -137,8 +137,9 @@ int runBuild(const BuildArgs &args) {
   options.printIRAfterAll = args.printIRAfterAll;
   options.timing = args.timing;
   options.cudaPath = usableCudaPath(args.cudaPath);
-  if (emit == Emit::Ptx && options.target == Target::Cpu)
-    return fail("--emit=ptx needs --target cuda");
+  bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
+  if (binary && options.target == Target::Cpu)
+    return fail("--emit=" + args.emit + " needs --target cuda");
 
   Compilation compilation;
   if (!compilation.load(args.input))
@@ -153,7 +154,7 @@ int runBuild(const BuildArgs &args) {
     return kExitError;
   if (!args.kernel.empty() && !compilation.keepOnlyKernel(args.kernel))
     return fail(args.input + ": no kernel named '" + args.kernel + "'");
-  if (emit == Emit::Ptx &&
+  if (binary &&
       !selectKernel(compilation.getAst(), args.kernel, args.input))
     return kExitError;
   if (emit == Emit::Ast)
@@ -163,7 +164,7 @@ int runBuild(const BuildArgs &args) {
                : kExitError;
   if (!compilation.lower(options, emit))
     return kExitError;
-  if (emit != Emit::Ptx)
+  if (!binary)
     return writeOutput(args.output,
                        [&](llvm::raw_ostream &os) {
                          compilation.printModule(os, args.locations);
@@ -187,8 +188,8 @@ int runBuild(const BuildArgs &args) {
     if (!kernel || !writeLaunchManifest(
                        compilation.getModule(), compilation.getArvrModule(),
                        kernel->name,
-                       std::string(llvm::sys::path::filename(args.output)), os,
-                       error))
+                       std::string(llvm::sys::path::filename(args.output)),
+                       emit == Emit::Cubin, os, error))
       return error.empty() ? kExitError : fail(error);
   }
   if (!writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; }))
@@ -658,9 +659,9 @@ int main(int argc, char **argv) {
   buildCmd
       ->add_option("--emit", build.emit,
                    "What to write: tokens, ast, arvr (the dialect), loops, "
-                   "gpu, llvm or ptx")
+                   "gpu, llvm, ptx, or cubin (assembled by the toolkit's ptxas)")
       ->check(CLI::IsMember(
-          {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx"}));
+          {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx", "cubin"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
   buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)")

@@ -101,9 +101,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
     return;
 
   // 4. NVVM -> PTX, held in a gpu.binary (format isa: ptxas is not needed;
-  //    libdevice is linked when the kernel calls it).
+  //    libdevice is linked when the kernel calls it), or a cubin assembled
+  //    by the toolkit's ptxas (format bin).
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
+  binary.compilationTarget = options.cubin ? "bin" : "isa";
   binary.toolkitPath = options.cudaPath; // Where libdevice is linked from.
 
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -33,6 +33,9 @@ struct CudaPipelineOptions {
   /// The CUDA toolkit, whose libdevice provides exp, log, sin, ... on the
   /// GPU; empty when there is none (then kernels using them are refused).
   std::string cudaPath;
+  /// Assemble the PTX into a cubin with the toolkit's ptxas (needs
+  /// cudaPath) instead of stopping at PTX.
+  bool cubin = false;
 };
 
 /// The CUDA toolkit with libdevice: $CUDA_HOME, $CUDA_PATH or
