@@ -1094,8 +1094,6 @@ private:
     return false;
   }
 
-  /// `sum(i in lo..hi, body)`: integer bounds fixed for the whole kernel
-  /// (constants, parameters, sizes), a numeric body.
   /// The value of an integer literal, possibly negated or named by a
   /// `const`; nullopt for anything else.
   std::optional<int64_t> literalValue(const Expr &expr) {
@@ -1111,6 +1109,9 @@ private:
     return std::nullopt;
   }
 
+  /// `sum(i in lo..hi, body)`: integer bounds fixed for the whole kernel
+  /// (constants, parameters, sizes), a numeric body, a range within
+  /// kMaxReductionRange when the bounds are known here.
   bool checkReduce(ReduceExpr &reduce, const FuncDef *func) {
     bool ok = true;
     for (Expr *bound : {reduce.lo.get(), reduce.hi.get()}) {

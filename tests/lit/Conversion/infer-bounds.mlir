@@ -126,3 +126,23 @@ arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+// A stage whose size is asked for before it has one cannot be sized from
+// its reads.
+arvr.kernel @dim_of_unsized(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %t = arvr.stage "t" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  // expected-error @+1 {{cannot infer the window of stage 't': it is used by 'arvr.dim', not only read}}
+  %w = arvr.dim %t width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
