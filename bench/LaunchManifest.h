@@ -168,25 +168,43 @@ public:
       } else if (op == "cmp") {
         const std::string &p = v.operands.at(0);
         int64_t a = operand(v.operands.at(1)), b = operand(v.operands.at(2));
-        r = p == "eq" ? a == b : p == "ne" ? a != b : p == "slt" ? a < b
-            : p == "sle" ? a <= b : p == "sgt" ? a > b : p == "sge" ? a >= b
-            : throw std::runtime_error("unknown predicate " + p);
+        r = p == "eq"    ? a == b
+            : p == "ne"  ? a != b
+            : p == "slt" ? a < b
+            : p == "sle" ? a <= b
+            : p == "sgt" ? a > b
+            : p == "sge" ? a >= b
+                         : throw std::runtime_error("unknown predicate " + p);
       } else {
         int64_t a = arg(0), b = arg(1);
-        if (op == "add") r = a + b;
-        else if (op == "sub") r = a - b;
-        else if (op == "mul") r = a * b;
-        else if (op == "min") r = a < b ? a : b;
-        else if (op == "max") r = a > b ? a : b;
-        else if (op == "and") r = a & b;
-        else if (op == "or") r = a | b;
-        else if (op == "xor") r = a ^ b;
-        else if (b == 0) throw std::runtime_error("division by zero in " + v.name);
-        else if (op == "ceildiv") r = a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
-        else if (op == "floordiv") r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-        else if (op == "div") r = a / b;
-        else if (op == "rem") r = a % b;
-        else throw std::runtime_error("unknown operation " + op);
+        if (op == "add")
+          r = a + b;
+        else if (op == "sub")
+          r = a - b;
+        else if (op == "mul")
+          r = a * b;
+        else if (op == "min")
+          r = a < b ? a : b;
+        else if (op == "max")
+          r = a > b ? a : b;
+        else if (op == "and")
+          r = a & b;
+        else if (op == "or")
+          r = a | b;
+        else if (op == "xor")
+          r = a ^ b;
+        else if (b == 0)
+          throw std::runtime_error("division by zero in " + v.name);
+        else if (op == "ceildiv")
+          r = a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
+        else if (op == "floordiv")
+          r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+        else if (op == "div")
+          r = a / b;
+        else if (op == "rem")
+          r = a % b;
+        else
+          throw std::runtime_error("unknown operation " + op);
       }
       // Wrap to the value's width, as the generated code would.
       if (v.bits == 1)
@@ -241,9 +259,15 @@ public:
       for (const std::string &ref : l.args) {
         auto memref = [&](uint64_t ptr, std::array<int64_t, 3> s) {
           // allocated, aligned, offset, sizes (H, W, C), strides.
-          uint64_t fields[9] = {ptr,           ptr,           0,
-                                uint64_t(s[0]), uint64_t(s[1]), uint64_t(s[2]),
-                                uint64_t(s[1] * s[2]), uint64_t(s[2]), 1};
+          uint64_t fields[9] = {ptr,
+                                ptr,
+                                0,
+                                uint64_t(s[0]),
+                                uint64_t(s[1]),
+                                uint64_t(s[2]),
+                                uint64_t(s[1] * s[2]),
+                                uint64_t(s[2]),
+                                1};
           for (int f = 0; f < 9; ++f) {
             r.storage.push_back(fields[f]);
             r.sizes.push_back(f < 2 ? 8 : indexBits / 8);

@@ -278,10 +278,10 @@ std::vector<uint8_t> makeNv12Frame(const std::vector<uint8_t> &rgb, int width,
   };
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x)
-      nv12[size_t(y) * width + x] = uint8_t(std::lround(std::clamp(
-          16.0f + 0.257f * px(x, y, 0) + 0.504f * px(x, y, 1) +
-              0.098f * px(x, y, 2),
-          0.0f, 255.0f)));
+      nv12[size_t(y) * width + x] = uint8_t(std::lround(
+          std::clamp(16.0f + 0.257f * px(x, y, 0) + 0.504f * px(x, y, 1) +
+                         0.098f * px(x, y, 2),
+                     0.0f, 255.0f)));
   uint8_t *uv = nv12.data() + size_t(width) * height;
   for (int y = 0; y < height / 2; ++y)
     for (int x = 0; x < width / 2; ++x) {
@@ -291,12 +291,10 @@ std::vector<uint8_t> makeNv12Frame(const std::vector<uint8_t> &rgb, int width,
         g += px(2 * x + d % 2, 2 * y + d / 2, 1) / 4;
         b += px(2 * x + d % 2, 2 * y + d / 2, 2) / 4;
       }
-      uv[size_t(y) * width + 2 * x] = uint8_t(
-          std::lround(std::clamp(128 - 0.148f * r - 0.291f * g + 0.439f * b,
-                                 0.0f, 255.0f)));
-      uv[size_t(y) * width + 2 * x + 1] = uint8_t(
-          std::lround(std::clamp(128 + 0.439f * r - 0.368f * g - 0.071f * b,
-                                 0.0f, 255.0f)));
+      uv[size_t(y) * width + 2 * x] = uint8_t(std::lround(std::clamp(
+          128 - 0.148f * r - 0.291f * g + 0.439f * b, 0.0f, 255.0f)));
+      uv[size_t(y) * width + 2 * x + 1] = uint8_t(std::lround(std::clamp(
+          128 + 0.439f * r - 0.368f * g - 0.071f * b, 0.0f, 255.0f)));
     }
   return nv12;
 }
@@ -344,16 +342,17 @@ struct Impl {
 };
 
 struct Case {
-  std::string kernel;     ///< arvrc's example name
+  std::string kernel; ///< arvrc's example name
   double idealBytesPerPixel;
 };
 
 /// Checks outputs, then times every implementation, interleaved.
-void measure(const Case &c, const std::string &sizeName, int width, int height,
-             std::vector<Impl> &impls,
-             const std::function<void(int impl, std::vector<uint8_t> &)> &output,
-             const std::function<void(int impl)> &poison, int sets, int reps,
-             cudaStream_t stream) {
+void measure(
+    const Case &c, const std::string &sizeName, int width, int height,
+    std::vector<Impl> &impls,
+    const std::function<void(int impl, std::vector<uint8_t> &)> &output,
+    const std::function<void(int impl)> &poison, int sets, int reps,
+    cudaStream_t stream) {
   // 1. Outputs first: arvrc (impl 0) against each other.
   std::vector<std::vector<uint8_t>> outputs(impls.size());
   for (size_t i = 0; i < impls.size(); ++i) {
@@ -479,16 +478,22 @@ hand::LensParams lensFor(int width, int height) {
   // OpenCV's sample calibration (640x480), scaled to the frame; chromatic
   // aberration on.
   double sx = width / 640.0, sy = height / 480.0;
-  return {float(535.915733961632 * sx), float(535.915733961632 * sy),
-          float(342.283154737084 * sx), float(235.570829097882 * sy),
-          -0.266372609096607f,          -0.0385888989223047f,
-          0.00178319470428530f,         -0.000281221004411155f,
-          0.238391530808785f,           0.9975f,
+  return {float(535.915733961632 * sx),
+          float(535.915733961632 * sy),
+          float(342.283154737084 * sx),
+          float(235.570829097882 * sy),
+          -0.266372609096607f,
+          -0.0385888989223047f,
+          0.00178319470428530f,
+          -0.000281221004411155f,
+          0.238391530808785f,
+          0.9975f,
           0.995f};
 }
 
-void benchLens(ArvrKernel &k, const HostImage &photo, const std::string &sizeName,
-               int width, int height, int reps, cudaStream_t stream) {
+void benchLens(ArvrKernel &k, const HostImage &photo,
+               const std::string &sizeName, int width, int height, int reps,
+               cudaStream_t stream) {
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
   std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
@@ -502,8 +507,8 @@ void benchLens(ArvrKernel &k, const HostImage &photo, const std::string &sizeNam
   }
   hand::LensParams p = lensFor(width, height);
   std::map<std::string, double> scalars = {
-      {"fx", p.fx}, {"fy", p.fy}, {"cx", p.cx}, {"cy", p.cy},
-      {"k1", p.k1}, {"k2", p.k2}, {"p1", p.p1}, {"p2", p.p2},
+      {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
+      {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},         {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
 
   std::vector<ArvrFrame> frames;
@@ -530,19 +535,20 @@ void benchLens(ArvrKernel &k, const HostImage &photo, const std::string &sizeNam
   }
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc",
-                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-                   factsOf(k, frames[0])});
+  impls.push_back(
+      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+       factsOf(k, frames[0])});
   dim3 block(32, 8), grid((width + 127) / 128, (height + 7) / 8);
-  impls.push_back({"hand CUDA",
-                   [&, block, grid, p](int s, cudaStream_t st) {
-                     hand::lensUndistortHand<<<grid, block, 0, st>>>(
-                         in[s]->u8(), out[1][s]->u8(), width, height, p);
-                   },
-                   {factsOfHand("lensUndistortHand", hand::lensUndistortHand,
-                                256, 0)}});
+  impls.push_back(
+      {"hand CUDA",
+       [&, block, grid, p](int s, cudaStream_t st) {
+         hand::lensUndistortHand<<<grid, block, 0, st>>>(
+             in[s]->u8(), out[1][s]->u8(), width, height, p);
+       },
+       {factsOfHand("lensUndistortHand", hand::lensUndistortHand, 256, 0)}});
 #ifdef ARVR_BENCH_NPP
-  DeviceBuffer mapX(size_t(width) * height * 4), mapY(size_t(width) * height * 4);
+  DeviceBuffer mapX(size_t(width) * height * 4),
+      mapY(size_t(width) * height * 4);
   hand::lensMapForNpp<<<dim3((width + 31) / 32, (height + 7) / 8), block, 0,
                         stream>>>(static_cast<float *>(mapX.ptr),
                                   static_cast<float *>(mapY.ptr), width, height,
@@ -561,14 +567,15 @@ void benchLens(ArvrKernel &k, const HostImage &photo, const std::string &sizeNam
                    },
                    {}});
 #endif
-  measure({"lens_undistort", 6.0}, sizeName, width, height, impls,
-          [&](int i, std::vector<uint8_t> &host) {
-            host.resize(frameBytes);
-            CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameBytes,
-                            cudaMemcpyDeviceToHost));
-          },
-          [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameBytes)); },
-          sets, reps, stream);
+  measure(
+      {"lens_undistort", 6.0}, sizeName, width, height, impls,
+      [&](int i, std::vector<uint8_t> &host) {
+        host.resize(frameBytes);
+        CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameBytes,
+                        cudaMemcpyDeviceToHost));
+      },
+      [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameBytes)); }, sets,
+      reps, stream);
 }
 
 /// `variants`: arvrc builds of the Gaussian with other schedules, each
@@ -645,25 +652,24 @@ void benchGaussian(ArvrKernel &k,
                                cudaMemcpyDeviceToDevice, stream));
   size_t shared = hand::gaussianSharedBytes(radius);
   hand::GaussianKernel gaussianHand = hand::gaussianHandFor(radius);
-  CUDA(cudaFuncSetAttribute(gaussianHand,
-                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            int(shared)));
+  CUDA(cudaFuncSetAttribute(
+      gaussianHand, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc",
-                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-                   factsOf(k, frames[0])});
+  impls.push_back(
+      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+       factsOf(k, frames[0])});
   dim3 block(hand::kGaussTileX, hand::kGaussThreadsY);
   dim3 grid((width + hand::kGaussTileX - 1) / hand::kGaussTileX,
             (height + hand::kGaussTileY - 1) / hand::kGaussTileY);
-  impls.push_back({"hand CUDA",
-                   [&, block, grid, shared](int s, cudaStream_t st) {
-                     gaussianHand<<<grid, block, shared, st>>>(
-                         in[s]->u8(), out[1][s]->u8(), width, height);
-                   },
-                   {factsOfHand("gaussianHandR<4>", gaussianHand,
-                                hand::kGaussTileX * hand::kGaussThreadsY,
-                                shared)}});
+  impls.push_back(
+      {"hand CUDA",
+       [&, block, grid, shared](int s, cudaStream_t st) {
+         gaussianHand<<<grid, block, shared, st>>>(in[s]->u8(), out[1][s]->u8(),
+                                                   width, height);
+       },
+       {factsOfHand("gaussianHandR<4>", gaussianHand,
+                    hand::kGaussTileX * hand::kGaussThreadsY, shared)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
   impls.push_back({"NPP",
@@ -699,16 +705,17 @@ void benchGaussian(ArvrKernel &k,
     return i < 2 ? i : i + 1;
 #endif
   };
-  measure({"gaussian_blur", 6.0}, sizeName, width, height, impls,
-          [&](int i, std::vector<uint8_t> &host) {
-            host.resize(frameBytes);
-            CUDA(cudaMemcpy(host.data(), outputOf(bufferIndex(i), 0).ptr,
-                            frameBytes, cudaMemcpyDeviceToHost));
-          },
-          [&](int i) {
-            CUDA(cudaMemset(outputOf(bufferIndex(i), 0).ptr, 0xA5, frameBytes));
-          },
-          sets, reps, stream);
+  measure(
+      {"gaussian_blur", 6.0}, sizeName, width, height, impls,
+      [&](int i, std::vector<uint8_t> &host) {
+        host.resize(frameBytes);
+        CUDA(cudaMemcpy(host.data(), outputOf(bufferIndex(i), 0).ptr,
+                        frameBytes, cudaMemcpyDeviceToHost));
+      },
+      [&](int i) {
+        CUDA(cudaMemset(outputOf(bufferIndex(i), 0).ptr, 0xA5, frameBytes));
+      },
+      sets, reps, stream);
 }
 
 void benchNv12(ArvrKernel &k, const HostImage &photo,
@@ -739,38 +746,39 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
     frames.push_back(prepare(k, b, {}));
   }
   std::vector<Impl> impls;
-  impls.push_back({"arvrc",
-                   [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-                   factsOf(k, frames[0])});
+  impls.push_back(
+      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
+       factsOf(k, frames[0])});
   dim3 block(32, 8), grid((width + 127) / 128, (height + 15) / 16);
-  impls.push_back({"hand CUDA",
-                   [&, block, grid](int s, cudaStream_t st) {
-                     hand::nv12ToRgbHand<<<grid, block, 0, st>>>(
-                         in[s]->u8(), in[s]->u8() + lumaBytes, out[1][s]->u8(),
-                         width, height);
-                   },
-                   {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, 256, 0)}});
+  impls.push_back(
+      {"hand CUDA",
+       [&, block, grid](int s, cudaStream_t st) {
+         hand::nv12ToRgbHand<<<grid, block, 0, st>>>(
+             in[s]->u8(), in[s]->u8() + lumaBytes, out[1][s]->u8(), width,
+             height);
+       },
+       {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, 256, 0)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
-  impls.push_back({"NPP",
-                   [&, ctx](int s, cudaStream_t) {
-                     const Npp8u *planes[2] = {in[s]->u8(),
-                                               in[s]->u8() + lumaBytes};
-                     NppiSize size = {width, height};
-                     NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width,
-                                                    out[2][s]->u8(), width * 3,
-                                                    size, ctx));
-                   },
-                   {}});
+  impls.push_back(
+      {"NPP",
+       [&, ctx](int s, cudaStream_t) {
+         const Npp8u *planes[2] = {in[s]->u8(), in[s]->u8() + lumaBytes};
+         NppiSize size = {width, height};
+         NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width, out[2][s]->u8(),
+                                        width * 3, size, ctx));
+       },
+       {}});
 #endif
-  measure({"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
-          [&](int i, std::vector<uint8_t> &host) {
-            host.resize(frameOut);
-            CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameOut,
-                            cudaMemcpyDeviceToHost));
-          },
-          [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameOut)); },
-          sets, reps, stream);
+  measure(
+      {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
+      [&](int i, std::vector<uint8_t> &host) {
+        host.resize(frameOut);
+        CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameOut,
+                        cudaMemcpyDeviceToHost));
+      },
+      [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameOut)); }, sets,
+      reps, stream);
 }
 
 /// Device-to-device copy bandwidth (read + write), the roofline.
@@ -784,7 +792,8 @@ double measureCopy(cudaStream_t stream) {
   std::vector<double> us;
   for (int rep = -3; rep < 20; ++rep) {
     CUDA(cudaEventRecord(start, stream));
-    CUDA(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA(
+        cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
     CUDA(cudaEventRecord(stop, stream));
     CUDA(cudaEventSynchronize(stop));
     float ms;
@@ -804,8 +813,8 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
               cudaStream_t stream) {
   const int width = 3840, height = 2160;
   bool nv12 = name == "nv12_to_rgb";
-  size_t inBytes = nv12 ? size_t(width) * height * 3 / 2
-                        : size_t(width) * height * 3;
+  size_t inBytes =
+      nv12 ? size_t(width) * height * 3 / 2 : size_t(width) * height * 3;
   size_t outBytes = size_t(width) * height * 3;
   uint8_t *hostIn, *hostOut;
   CUDA(cudaMallocHost(&hostIn, inBytes));
@@ -820,21 +829,22 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
   DeviceBuffer in(inBytes), out(outBytes);
   hand::LensParams p = lensFor(width, height);
   std::map<std::string, double> scalars = {
-      {"fx", p.fx}, {"fy", p.fy}, {"cx", p.cx}, {"cy", p.cy},
-      {"k1", p.k1}, {"k2", p.k2}, {"p1", p.p1}, {"p2", p.p2},
-      {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue},
-      {"sigma", 2.0}, {"radius", 4}};
+      {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},          {"cy", p.cy},
+      {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},          {"p2", p.p2},
+      {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}, {"sigma", 2.0},
+      {"radius", 4}};
   std::vector<arvrbench::Binding> b(k.manifest.args.size());
   if (nv12) {
     b[0] = {{height, width, 1}, in.address(), 0};
-    b[1] = {{height / 2, width / 2, 2}, in.address() + size_t(width) * height, 0};
+    b[1] = {
+        {height / 2, width / 2, 2}, in.address() + size_t(width) * height, 0};
     b[2] = {{height, width, 3}, out.address(), 0};
   } else {
     for (size_t a = 0; a < b.size(); ++a) {
       const auto &arg = k.manifest.args[a];
       if (arg.isImage)
-        b[a] = {{height, width, 3}, arg.isOutput ? out.address() : in.address(),
-                0};
+        b[a] = {
+            {height, width, 3}, arg.isOutput ? out.address() : in.address(), 0};
       else
         b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
     }
@@ -874,9 +884,9 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
   }
   char line[256];
   std::snprintf(line, sizeof line,
-                "end-to-end,%s,3840x2160,1,arvrc,%.1f,%.1f,%.1f,%.1f", name.c_str(),
-                stats(total).median, stats(up).median, stats(kern).median,
-                stats(down).median);
+                "end-to-end,%s,3840x2160,1,arvrc,%.1f,%.1f,%.1f,%.1f",
+                name.c_str(), stats(total).median, stats(up).median,
+                stats(kern).median, stats(down).median);
   csv << line << "\n";
   std::printf("%s\n", line);
   for (auto &ev : e)
@@ -909,7 +919,8 @@ int main(int argc, char **argv) {
       die("unknown option " + a);
   }
   if (manifests.empty())
-    die("usage: arvr_bench --manifests DIR [--photo P.ppm] [--reps N] [--csv F]");
+    die("usage: arvr_bench --manifests DIR [--photo P.ppm] [--reps N] [--csv "
+        "F]");
   if (reps < 50)
     die("at least 50 repetitions");
 

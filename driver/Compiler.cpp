@@ -11,10 +11,10 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/Support/FileSystem.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -125,7 +125,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     cuda.cudaPath =
         options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
     cuda.cubin = stage == Emit::Cubin;
-    if (cuda.cubin && !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
+    if (cuda.cubin &&
+        !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
       llvm::errs() << "error: a cubin needs the CUDA toolkit's ptxas"
                    << (cuda.cudaPath.empty()
                            ? std::string(", and no toolkit was found")

@@ -55,8 +55,8 @@ public:
           sizes[2].empty())
         return fail(op);
       std::string name = "b" + std::to_string(numBuffers++);
-      os << "buffer " << name << " " << type.getElementTypeBitWidth() / 8
-         << " " << sizes[0] << " " << sizes[1] << " " << sizes[2] << "\n";
+      os << "buffer " << name << " " << type.getElementTypeBitWidth() / 8 << " "
+         << sizes[0] << " " << sizes[1] << " " << sizes[2] << "\n";
       return names[value] = name;
     }
 
@@ -86,8 +86,8 @@ public:
         return "";
     } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
       text << "select";
-      if (!operand(select.getCondition()) ||
-          !operand(select.getTrueValue()) || !operand(select.getFalseValue()))
+      if (!operand(select.getCondition()) || !operand(select.getTrueValue()) ||
+          !operand(select.getFalseValue()))
         return "";
     } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
       text << "cmp " << arith::stringifyCmpIPredicate(cmp.getPredicate());

@@ -1,4 +1,5 @@
-//===- Manifest.h - How to launch the PTX of a kernel without arvrc -*- C++ -*-===//
+//===- Manifest.h - How to launch the PTX of a kernel without arvrc -*- C++
+//-*-===//
 //
 // `arvrc build` writes, beside the PTX, a launch manifest: the kernel's
 // arguments, the buffers of its intermediate stages, and each launch

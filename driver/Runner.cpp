@@ -302,7 +302,8 @@ bool arvrc::checkReductionRanges(mlir::ModuleOp module,
     if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(reduce.getLoc()))
       where = loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
               ":" + std::to_string(loc.getColumn()) + ": ";
-    error = where + "'" + mlir::arvr::stringifyReductionKind(reduce.getKind()).str() +
+    error = where + "'" +
+            mlir::arvr::stringifyReductionKind(reduce.getKind()).str() +
             "' ranges over " + std::to_string(*upper - *lower + 1) +
             " values (" + std::to_string(*lower) + " to " +
             std::to_string(*upper) + ") with these parameters; at most " +
@@ -358,8 +359,9 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
   for (unsigned i = 0; i <= bindings.args.size(); ++i)
     if ((i == bindings.args.size() || bindings.args[i].isImage) &&
         tooLarge(imageShape(bindings, i),
-                 i == bindings.args.size() ? std::string("the output")
-                                           : "input image " + std::to_string(i)))
+                 i == bindings.args.size()
+                     ? std::string("the output")
+                     : "input image " + std::to_string(i)))
       return false;
 
   // Upload every image argument; outputs get buffers too.

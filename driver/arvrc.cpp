@@ -127,8 +127,8 @@ std::string defaultManifestPath(const std::string &ptxPath) {
 
 int runBuild(const BuildArgs &args) {
   static const std::map<std::string, Emit> emits = {
-      {"tokens", Emit::Tokens}, {"ast", Emit::Ast}, {"arvr", Emit::Arvr},
-      {"loops", Emit::Loops},   {"gpu", Emit::Gpu}, {"llvm", Emit::Llvm},
+      {"tokens", Emit::Tokens}, {"ast", Emit::Ast},    {"arvr", Emit::Arvr},
+      {"loops", Emit::Loops},   {"gpu", Emit::Gpu},    {"llvm", Emit::Llvm},
       {"ptx", Emit::Ptx},       {"cubin", Emit::Cubin}};
   Emit emit = emits.at(args.emit);
   CompileOptions options;
@@ -154,8 +154,7 @@ int runBuild(const BuildArgs &args) {
     return kExitError;
   if (!args.kernel.empty() && !compilation.keepOnlyKernel(args.kernel))
     return fail(args.input + ": no kernel named '" + args.kernel + "'");
-  if (binary &&
-      !selectKernel(compilation.getAst(), args.kernel, args.input))
+  if (binary && !selectKernel(compilation.getAst(), args.kernel, args.input))
     return kExitError;
   if (emit == Emit::Ast)
     return writeOutput(args.output,
@@ -185,11 +184,11 @@ int runBuild(const BuildArgs &args) {
         selectKernel(compilation.getAst(), args.kernel, args.input);
     std::string error;
     llvm::raw_string_ostream os(manifest);
-    if (!kernel || !writeLaunchManifest(
-                       compilation.getModule(), compilation.getArvrModule(),
-                       kernel->name,
-                       std::string(llvm::sys::path::filename(args.output)),
-                       emit == Emit::Cubin, os, error))
+    if (!kernel ||
+        !writeLaunchManifest(
+            compilation.getModule(), compilation.getArvrModule(), kernel->name,
+            std::string(llvm::sys::path::filename(args.output)),
+            emit == Emit::Cubin, os, error))
       return error.empty() ? kExitError : fail(error);
   }
   if (!writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; }))
@@ -657,9 +656,10 @@ int main(int argc, char **argv) {
   buildCmd->add_option("-o,--output", build.output,
                        "Output file ('-': stdout, the default)");
   buildCmd
-      ->add_option("--emit", build.emit,
-                   "What to write: tokens, ast, arvr (the dialect), loops, "
-                   "gpu, llvm, ptx, or cubin (assembled by the toolkit's ptxas)")
+      ->add_option(
+          "--emit", build.emit,
+          "What to write: tokens, ast, arvr (the dialect), loops, "
+          "gpu, llvm, ptx, or cubin (assembled by the toolkit's ptxas)")
       ->check(CLI::IsMember(
           {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx", "cubin"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")

@@ -54,8 +54,8 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
   int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
   auto at = [&](int x, int y) -> float {
     bool inside = x >= 0 && x < width && y >= 0 && y < height;
-    return inside ? static_cast<float>(
-                        __ldg(src + (static_cast<size_t>(y) * width + x) * 3 + c))
+    return inside ? static_cast<float>(__ldg(
+                        src + (static_cast<size_t>(y) * width + x) * 3 + c))
                   : 0.0f;
   };
   float p00 = at(x0, y0), p10 = at(x0 + 1, y0);
@@ -82,8 +82,9 @@ __device__ __forceinline__ uint8_t undistortOne(const uint8_t *__restrict__ src,
 
 /// Block 32x8; each thread computes pixels x..x+3 of row y.
 __global__ void __launch_bounds__(256)
-    lensUndistortHand(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
-                      int width, int height, LensParams p) {
+    lensUndistortHand(const uint8_t *__restrict__ src,
+                      uint8_t *__restrict__ dst, int width, int height,
+                      LensParams p) {
   int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
@@ -249,15 +250,24 @@ __global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
 using GaussianKernel = void (*)(const uint8_t *, uint8_t *, int, int);
 inline GaussianKernel gaussianHandFor(int radius) {
   switch (radius) {
-  case 1: return gaussianHandR<1>;
-  case 2: return gaussianHandR<2>;
-  case 3: return gaussianHandR<3>;
-  case 4: return gaussianHandR<4>;
-  case 5: return gaussianHandR<5>;
-  case 6: return gaussianHandR<6>;
-  case 7: return gaussianHandR<7>;
-  case 8: return gaussianHandR<8>;
-  default: return nullptr;
+  case 1:
+    return gaussianHandR<1>;
+  case 2:
+    return gaussianHandR<2>;
+  case 3:
+    return gaussianHandR<3>;
+  case 4:
+    return gaussianHandR<4>;
+  case 5:
+    return gaussianHandR<5>;
+  case 6:
+    return gaussianHandR<6>;
+  case 7:
+    return gaussianHandR<7>;
+  case 8:
+    return gaussianHandR<8>;
+  default:
+    return nullptr;
   }
 }
 

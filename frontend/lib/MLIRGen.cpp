@@ -277,7 +277,8 @@ private:
       if (auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
         for (const ExprPtr &arg : call->args)
           visit(*arg);
-        if (call->builtin != CallExpr::Builtin::CallFunc || visited[call->funcIndex])
+        if (call->builtin != CallExpr::Builtin::CallFunc ||
+            visited[call->funcIndex])
           return;
         visited[call->funcIndex] = true;
         const FuncDef &callee = kernel.funcs[call->funcIndex];
@@ -329,9 +330,8 @@ private:
     OpBuilder::InsertionGuard guard(builder);
     Location l = stage.getLoc();
     Type index = builder.getIndexType();
-    Block *body =
-        builder.createBlock(&stage.getBody(), {}, {index, index, index},
-                            {l, l, l});
+    Block *body = builder.createBlock(&stage.getBody(), {},
+                                      {index, index, index}, {l, l, l});
     coordinates.assign(body->getArguments().begin(),
                        body->getArguments().end());
     // The coordinates are cast to i32 when first used.
@@ -422,9 +422,9 @@ private:
       // Computed at the root: read its stage.
       SmallVector<Value, 3> indices;
       for (const ExprPtr &arg : call.args)
-        indices.push_back(arith::IndexCastOp::create(
-            builder, l, builder.getIndexType(),
-            toI32(genExpr(*arg), arg->type, l)));
+        indices.push_back(
+            arith::IndexCastOp::create(builder, l, builder.getIndexType(),
+                                       toI32(genExpr(*arg), arg->type, l)));
       // A table's row and channel, a single element's point: 0.
       while (indices.size() < 3)
         indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
@@ -789,8 +789,8 @@ private:
   SmallVector<Value, 3> coordinates;
   /// Per function of the kernel: its stage, if computed at the root.
   SmallVector<Value> rootStages;
-  Scope *scope = nullptr;            ///< The function being generated.
-  SmallVector<Value> reduceVars;     ///< Enclosing reductions' variables.
+  Scope *scope = nullptr;        ///< The function being generated.
+  SmallVector<Value> reduceVars; ///< Enclosing reductions' variables.
 };
 
 } // namespace

@@ -200,8 +200,9 @@ bool Parser::parseSchedule(KernelDecl &kernel) {
         }
         int64_t value = 0;
         if (tok.spelling.getAsInteger(10, value) || value > INT32_MAX) {
-          diags.error(tok.getLoc(), "integer '" + tok.spelling.str() +
-                                        "' is too large for a directive",
+          diags.error(tok.getLoc(),
+                      "integer '" + tok.spelling.str() +
+                          "' is too large for a directive",
                       tok.getRange());
           lineOk = false;
         }
@@ -209,7 +210,8 @@ bool Parser::parseSchedule(KernelDecl &kernel) {
         consume();
       } while (consumeIf(TokenKind::comma));
     }
-    lineOk = lineOk && expect(TokenKind::r_paren, "')' or ',' after an argument");
+    lineOk =
+        lineOk && expect(TokenKind::r_paren, "')' or ',' after an argument");
     lineOk = lineOk && expect(TokenKind::semicolon, "';' after the directive");
     if (!lineOk) {
       skipUntil(TokenKind::semicolon);

@@ -336,8 +336,8 @@ private:
           return index;
       return std::nullopt;
     };
-    auto checkArgCount = [&](const ScheduleDirective &directive,
-                             size_t count, llvm::StringRef form) {
+    auto checkArgCount = [&](const ScheduleDirective &directive, size_t count,
+                             llvm::StringRef form) {
       if (directive.args.size() == count)
         return true;
       diags.error(directive.directiveRange.Start,
@@ -366,8 +366,8 @@ private:
       if (!index) {
         diags.error(directive.funcRange.Start,
                     "the schedule names '" + directive.func +
-                        "', which is not a function of kernel '" +
-                        kernel.name + "'",
+                        "', which is not a function of kernel '" + kernel.name +
+                        "'",
                     directive.funcRange);
         continue;
       }
@@ -399,9 +399,8 @@ private:
           diags.error(directive.directiveRange.Start,
                       "only a function of (x, y) or (x, y, c) can be "
                       "computed in shared memory; '" +
-                          func.name + "' has " +
-                          llvm::Twine(func.vars.size()) + " coordinate" +
-                          (func.vars.size() == 1 ? "" : "s") +
+                          func.name + "' has " + llvm::Twine(func.vars.size()) +
+                          " coordinate" + (func.vars.size() == 1 ? "" : "s") +
                           " (compute_root() stores it as a table)",
                       directive.directiveRange);
           diags.note(func.nameRange.Start,

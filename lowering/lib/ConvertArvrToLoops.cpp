@@ -229,9 +229,9 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
     rewriter.inlineBlockBefore(&body, channels.getBody()->getTerminator(),
                                ValueRange{x, y, c});
     rewriter.setInsertionPoint(yield);
-    SmallVector<Value, 3> at = outputIndex ? SmallVector<Value, 3>{y, x, c}
-                                           : SmallVector<Value, 3>{row, col,
-                                                                   channel};
+    SmallVector<Value, 3> at = outputIndex
+                                   ? SmallVector<Value, 3>{y, x, c}
+                                   : SmallVector<Value, 3>{row, col, channel};
     memref::StoreOp::create(rewriter, yield.getLoc(), value, dest, at);
     rewriter.eraseOp(yield);
     rewriter.replaceOp(stage, dest);
@@ -280,7 +280,9 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
   Value inside = arith::AndIOp::create(b, loc, aboveZero, belowSize);
   auto ifInside = scf::IfOp::create(
       b, loc, inside,
-      [&](OpBuilder &then, Location l) { scf::YieldOp::create(then, l, index); },
+      [&](OpBuilder &then, Location l) {
+        scf::YieldOp::create(then, l, index);
+      },
       [&](OpBuilder &otherwise, Location l) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(otherwise.getInsertionBlock(),
@@ -357,8 +359,8 @@ static bool isChannelInRange(Value c, Value image) {
     return type.hasStaticChannels() && constant.getInt() >= 0 &&
            constant.getInt() < type.getChannels();
   auto arg = dyn_cast<BlockArgument>(c);
-  auto stage = arg ? dyn_cast<StageOp>(arg.getOwner()->getParentOp())
-                   : StageOp();
+  auto stage =
+      arg ? dyn_cast<StageOp>(arg.getOwner()->getParentOp()) : StageOp();
   if (!stage || arg.getArgNumber() != 2 || !stage.hasSizes())
     return false;
   if (!stage.getOrigin().empty() &&
@@ -389,11 +391,10 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
             rewriter, loc, coords[dim],
             rewriter.getRemappedValue(stage.getOrigin()[dim]));
     rewriter.replaceOp(
-        access,
-        loadWithBoundary(rewriter, loc, adaptor.getImage(), coords[0],
-                         coords[1], coords[2], access.getBoundary(),
-                         access.getPadding(),
-                         access->hasAttr(kChannelInRange)));
+        access, loadWithBoundary(rewriter, loc, adaptor.getImage(), coords[0],
+                                 coords[1], coords[2], access.getBoundary(),
+                                 access.getPadding(),
+                                 access->hasAttr(kChannelInRange)));
     return success();
   }
 };

@@ -31,8 +31,8 @@ struct ArvrCpuRowBandsPass
       Type index = IndexType::get(context);
       Location loc = kernel.getLoc();
       unsigned numArgs = kernel.getNumArguments();
-      if (failed(kernel.insertArguments({numArgs, numArgs}, {index, index},
-                                        {}, {loc, loc}))) {
+      if (failed(kernel.insertArguments({numArgs, numArgs}, {index, index}, {},
+                                        {loc, loc}))) {
         signalPassFailure();
         return;
       }

@@ -322,22 +322,24 @@ static bool inferWindow(StageOp stage) {
     for (int dim = 0; dim < 3; ++dim) {
       FailureOr<Interval> range = intervals.range(coords[dim]);
       if (failed(range)) {
-        InFlightDiagnostic diag = access.emitError(
-            "cannot infer which part of '");
+        InFlightDiagnostic diag =
+            access.emitError("cannot infer which part of '");
         diag << stage.getName() << "' this read needs: its "
-             << (dim == 0 ? "x" : dim == 1 ? "y" : "c")
+             << (dim == 0   ? "x"
+                 : dim == 1 ? "y"
+                            : "c")
              << " coordinate must be built from the reader's coordinates, "
                 "reduction variables and uniform values with + - * / min "
                 "max; compute '"
              << stage.getName() << "' inline instead";
         return false;
       }
-      lo[dim] = lo[dim] ? arith::MinSIOp::create(builder, loc, lo[dim],
-                                                 range->lo)
-                        : range->lo;
-      hi[dim] = hi[dim] ? arith::MaxSIOp::create(builder, loc, hi[dim],
-                                                 range->hi)
-                        : range->hi;
+      lo[dim] = lo[dim]
+                    ? arith::MinSIOp::create(builder, loc, lo[dim], range->lo)
+                    : range->lo;
+      hi[dim] = hi[dim]
+                    ? arith::MaxSIOp::create(builder, loc, hi[dim], range->hi)
+                    : range->hi;
     }
   }
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -371,8 +373,7 @@ struct ArvrInferBoundsPass
     getOperation().walk([&](KernelOp kernel) {
       if (kernel.getBody().empty())
         return;
-      SmallVector<StageOp> stages(
-          kernel.getBody().front().getOps<StageOp>());
+      SmallVector<StageOp> stages(kernel.getBody().front().getOps<StageOp>());
       for (StageOp stage : llvm::reverse(stages))
         if (!stage.hasSizes())
           ok = inferWindow(stage) && ok;

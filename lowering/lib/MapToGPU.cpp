@@ -44,7 +44,8 @@ static void nameLaunch(gpu::LaunchOp launch, scf::ParallelOp loop) {
     return;
   StringRef func = loop->getParentOfType<func::FuncOp>().getSymName();
   MLIRContext *context = launch.getContext();
-  launch.setModuleAttr(FlatSymbolRefAttr::get(context, func.str() + "_kernels"));
+  launch.setModuleAttr(
+      FlatSymbolRefAttr::get(context, func.str() + "_kernels"));
   launch.setFunctionAttr(FlatSymbolRefAttr::get(
       context, func.str() + "_" + stage.getValue().str()));
 }
@@ -202,10 +203,9 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         rewriter, loc, blockSizeX,
         arith::SubIOp::create(rewriter, loc, stageCols, cols));
     MemRefType bufferType = buffer.getType();
-    Value channels =
-        bufferType.isDynamicDim(2)
-            ? buffer.getDynamicSizes().back()
-            : index(bufferType.getDimSize(2));
+    Value channels = bufferType.isDynamicDim(2)
+                         ? buffer.getDynamicSizes().back()
+                         : index(bufferType.getDimSize(2));
     int64_t elementBytes = bufferType.getElementTypeBitWidth() / 8;
     Value bytes = arith::MulIOp::create(
         rewriter, loc,
@@ -213,13 +213,12 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
             rewriter, loc,
             arith::MulIOp::create(rewriter, loc, tileRows, tileCols), channels),
         index(elementBytes));
-    Value bytes32 = arith::IndexCastOp::create(rewriter, loc,
-                                               rewriter.getI32Type(), bytes);
+    Value bytes32 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), bytes);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, blockSizeX);
     Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rows, blockSizeY);
-    auto launch =
-        gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one, blockSizeX,
-                              blockSizeY, one, bytes32);
+    auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
+                                        blockSizeX, blockSizeY, one, bytes32);
     nameLaunch(launch, reader);
 
     Block &body = launch.getBody().front();
@@ -235,27 +234,25 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-    auto tileType = MemRefType::get(bufferType.getShape(),
-                                    bufferType.getElementType(),
-                                    MemRefLayoutAttrInterface(), workgroup);
+    auto tileType =
+        MemRefType::get(bufferType.getShape(), bufferType.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup);
     SmallVector<Value, 3> tileSizes = {tileRows, tileCols};
     if (bufferType.isDynamicDim(2))
       tileSizes.push_back(channels);
-    Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw,
-                                        index(0), tileSizes);
+    Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw, index(0),
+                                        tileSizes);
 
     // 1. The stage's tile: thread (tx, ty) computes the points
     //    (row0 + ty + k by, col0 + tx + l bx) inside the stage's window.
-    auto overRows =
-        scf::ForOp::create(rewriter, loc, ty, tileRows, blockSizeY);
+    auto overRows = scf::ForOp::create(rewriter, loc, ty, tileRows, blockSizeY);
     rewriter.setInsertionPointToStart(overRows.getBody());
-    auto overCols =
-        scf::ForOp::create(rewriter, loc, tx, tileCols, blockSizeX);
+    auto overCols = scf::ForOp::create(rewriter, loc, tx, tileCols, blockSizeX);
     rewriter.setInsertionPointToStart(overCols.getBody());
-    Value i = arith::AddIOp::create(rewriter, loc, row0,
-                                    overRows.getInductionVar());
-    Value j = arith::AddIOp::create(rewriter, loc, col0,
-                                    overCols.getInductionVar());
+    Value i =
+        arith::AddIOp::create(rewriter, loc, row0, overRows.getInductionVar());
+    Value j =
+        arith::AddIOp::create(rewriter, loc, col0, overCols.getInductionVar());
     Value inside = arith::AndIOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,

@@ -47,8 +47,8 @@ struct ArvrMergeGpuModulesPass
     }
 
     module.walk([&](gpu::LaunchFuncOp launch) {
-      auto key = std::make_pair(launch.getKernelModuleName(),
-                                launch.getKernelName());
+      auto key =
+          std::make_pair(launch.getKernelModuleName(), launch.getKernelName());
       auto it = moved.find(key);
       if (it == moved.end())
         return;

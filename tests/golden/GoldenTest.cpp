@@ -39,9 +39,9 @@ Image runArvrc(const std::string &kernel, const std::string &input,
                const std::string &params) {
   std::string out = tempPath("out.png");
   std::string source = kernel[0] == '/' ? kernel : kSourceDir + "/" + kernel;
-  std::string command = kArvrc + " run " + source + " -i " +
-                        kSourceDir + "/" + input + " -o " + out +
-                        " --target cpu " + params + " > /dev/null";
+  std::string command = kArvrc + " run " + source + " -i " + kSourceDir + "/" +
+                        input + " -o " + out + " --target cpu " + params +
+                        " > /dev/null";
   INFO("command: " << command);
   REQUIRE(std::system(command.c_str()) == 0);
   Image image;
@@ -412,9 +412,8 @@ std::string withSchedule(const std::string &example,
   REQUIRE(begin != std::string::npos);
   REQUIRE(end != std::string::npos);
   source.replace(begin, end + 4 - begin, schedule);
-  std::string path = tempPath(std::to_string(std::hash<std::string>()(
-                                  schedule)) +
-                              ".arvr");
+  std::string path =
+      tempPath(std::to_string(std::hash<std::string>()(schedule)) + ".arvr");
   std::ofstream(path) << source;
   return path;
 }

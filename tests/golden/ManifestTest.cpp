@@ -88,8 +88,7 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
     REQUIRE(m.buffers.size() == 3);
     CHECK(m.bufferShape(0) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
     CHECK(m.bufferShape(1) == std::array<int64_t, 3>{1, 1, 1});
-    CHECK(m.bufferShape(2) ==
-          std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
+    CHECK(m.bufferShape(2) == std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
     CHECK(m.bufferBytes(2) == size_t(479 + 2 * radius) * 641 * 3 * 4);
     auto launches = m.resolve({0x1000, 0x2000, 0x3000});
     REQUIRE(launches.size() == 4);
