@@ -178,7 +178,11 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
     bool isOutput = index >= numInputs;
     Type type = isOutput ? source.getResultTypes()[index - numInputs]
                          : source.getArgumentTypes()[index];
-    auto name = host.getArgAttrOfType<StringAttr>(index, "arvr.name");
+    // Named outputs keep their .arvr names; a single output is out0.
+    auto name =
+        isOutput ? source.getResultAttrOfType<StringAttr>(index - numInputs,
+                                                          "arvr.name")
+                 : host.getArgAttrOfType<StringAttr>(index, "arvr.name");
     os << (isOutput ? "output" : "param") << " a" << index << " "
        << (name ? name.getValue().str()
                 : "out" + std::to_string(index - numInputs));

@@ -36,11 +36,10 @@
 using namespace arvrc;
 
 /// The (height, width, channels) of kernel argument `index`: a bound
-/// argument or, after them, the output.
+/// argument or, after them, an output.
 static std::array<int64_t, 3> imageShape(const Bindings &bindings,
                                          unsigned index) {
-  const Image &image = index < bindings.args.size() ? bindings.args[index].image
-                                                    : bindings.output;
+  const Image &image = bindings.getImage(index);
   return {image.height, image.width, image.channels};
 }
 
@@ -76,17 +75,17 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
 
   // One descriptor per image; the C interface takes a pointer to each, and
   // the packed call a pointer to every argument.
-  size_t numArgs = bindings.args.size() + 1;
+  size_t numArgs = bindings.getNumArgs();
   std::vector<StridedMemRefType<uint8_t, 3>> descriptors(numArgs);
   std::vector<void *> descriptorPtrs(numArgs);
   std::vector<void *> args;
   for (size_t i = 0; i < numArgs; ++i) {
-    bool isOutput = i == bindings.args.size();
+    bool isOutput = i >= bindings.args.size();
     if (!isOutput && !bindings.args[i].isImage) {
       args.push_back(&bindings.args[i].scalar);
       continue;
     }
-    Image &image = isOutput ? bindings.output : bindings.args[i].image;
+    Image &image = bindings.getImage(i);
     StridedMemRefType<uint8_t, 3> &d = descriptors[i];
     d.basePtr = d.data = image.pixels.data();
     d.offset = 0;
@@ -99,8 +98,11 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
     args.push_back(&descriptorPtrs[i]);
   }
   // The rows split in bands, one per thread (arvr-cpu-row-bands gave the
-  // kernel two row parameters, after its own and before its output).
-  int64_t rows = bindings.output.height;
+  // kernel two row parameters, after its own and before its outputs; each
+  // output computes the rows of the band it has).
+  int64_t rows = 0;
+  for (const Image &output : bindings.outputs)
+    rows = std::max<int64_t>(rows, output.height);
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(std::thread::hardware_concurrency(), rows));
   std::vector<std::array<int64_t, 2>> bands(threads);
@@ -110,7 +112,8 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
     bands[t] = {rows * t / threads, rows * (t + 1) / threads};
     workers.emplace_back([&, t] {
       std::vector<void *> bandArgs = args;
-      bandArgs.insert(bandArgs.end() - 1, {&bands[t][0], &bands[t][1]});
+      bandArgs.insert(bandArgs.end() - bindings.outputs.size(),
+                      {&bands[t][0], &bands[t][1]});
       if (llvm::Error e =
               engine->invokePacked("_mlir_ciface_" + kernel, bandArgs))
         errors[t] = llvm::toString(std::move(e));
@@ -177,13 +180,14 @@ private:
     if (auto dim = dyn_cast<memref::DimOp>(op)) {
       auto arg = dyn_cast<BlockArgument>(dim.getSource());
       std::optional<int64_t> index = evaluate(dim.getIndex());
-      if (!arg || !index || *index < 0 || *index > 2)
+      if (!arg || arg.getArgNumber() >= bindings.getNumArgs() || !index ||
+          *index < 0 || *index > 2)
         return std::nullopt;
       return imageShape(bindings, arg.getArgNumber())[*index];
     }
     if (auto dim = dyn_cast<mlir::arvr::DimOp>(op)) {
       auto arg = dyn_cast<BlockArgument>(dim.getImage());
-      if (!arg)
+      if (!arg || arg.getArgNumber() >= bindings.getNumArgs())
         return std::nullopt;
       auto shape = imageShape(bindings, arg.getArgNumber());
       switch (dim.getDim()) {
@@ -313,26 +317,30 @@ bool arvrc::checkReductionRanges(mlir::ModuleOp module,
   return error.empty();
 }
 
-std::optional<std::array<int64_t, 3>>
-arvrc::evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
-                          const Bindings &bindings) {
+std::optional<std::vector<std::array<int64_t, 3>>>
+arvrc::evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
+                           const Bindings &bindings) {
   auto op = module.lookupSymbol<mlir::arvr::KernelOp>(kernel);
   if (!op || op.getBody().empty())
     return std::nullopt;
   auto ret = llvm::dyn_cast<mlir::arvr::ReturnOp>(
       op.getBody().front().getTerminator());
-  auto stage = ret && ret.getNumOperands() == 1
-                   ? ret.getOperand(0).getDefiningOp<mlir::arvr::StageOp>()
-                   : mlir::arvr::StageOp();
-  if (!stage)
+  if (!ret)
     return std::nullopt;
   HostEvaluator evaluator(bindings);
-  std::optional<int64_t> width = evaluator.evaluate(stage.getWidth());
-  std::optional<int64_t> height = evaluator.evaluate(stage.getHeight());
-  std::optional<int64_t> channels = evaluator.evaluate(stage.getChannels());
-  if (!width || !height || !channels)
-    return std::nullopt;
-  return std::array<int64_t, 3>{*width, *height, *channels};
+  std::vector<std::array<int64_t, 3>> sizes;
+  for (mlir::Value image : ret.getOperands()) {
+    auto stage = image.getDefiningOp<mlir::arvr::StageOp>();
+    if (!stage || !stage.hasSizes())
+      return std::nullopt;
+    std::optional<int64_t> width = evaluator.evaluate(stage.getWidth());
+    std::optional<int64_t> height = evaluator.evaluate(stage.getHeight());
+    std::optional<int64_t> channels = evaluator.evaluate(stage.getChannels());
+    if (!width || !height || !channels)
+      return std::nullopt;
+    sizes.push_back({*width, *height, *channels});
+  }
+  return sizes;
 }
 
 bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
@@ -356,11 +364,11 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
             "2^31 elements; use --target cpu)";
     return true;
   };
-  for (unsigned i = 0; i <= bindings.args.size(); ++i)
-    if ((i == bindings.args.size() || bindings.args[i].isImage) &&
+  for (unsigned i = 0; i < bindings.getNumArgs(); ++i)
+    if ((i >= bindings.args.size() || bindings.args[i].isImage) &&
         tooLarge(imageShape(bindings, i),
-                 i == bindings.args.size()
-                     ? std::string("the output")
+                 i >= bindings.args.size()
+                     ? "output " + std::to_string(i - bindings.args.size())
                      : "input image " + std::to_string(i)))
       return false;
 
@@ -371,8 +379,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
       continue;
     unsigned index = arg.getArgNumber();
     bool isOutput = index >= bindings.args.size();
-    const Image &image =
-        isOutput ? bindings.output : bindings.args[index].image;
+    const Image &image = bindings.getImage(index);
     DevicePtr ptr = 0;
     if (!driver.allocate(image.size(), ptr)) {
       error = driver.getLastError();
@@ -555,10 +562,11 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     }
   }
 
-  if (ok) {
-    unsigned outputArg = static_cast<unsigned>(bindings.args.size());
-    ok = driver.copyToHost(bindings.output.pixels.data(),
-                           buffers.byArg[outputArg], bindings.output.size());
+  for (unsigned i = 0; ok && i < bindings.outputs.size(); ++i) {
+    unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
+    Image &output = bindings.outputs[i];
+    ok = driver.copyToHost(output.pixels.data(), buffers.byArg[outputArg],
+                           output.size());
     if (!ok)
       error = driver.getLastError();
   }

@@ -43,16 +43,29 @@ struct ArgValue {
 /// Everything a kernel reads and writes, in argument order.
 struct Bindings {
   std::vector<ArgValue> args;
-  Image output; ///< Sized by the caller; filled by the run.
+  /// The kernel's outputs, in order: sized by the caller, filled by the run.
+  std::vector<Image> outputs;
+
+  /// Kernel argument `index`'s image: a bound image or, after the bound
+  /// arguments, an output.
+  const Image &getImage(unsigned index) const {
+    return index < args.size() ? args[index].image
+                               : outputs[index - args.size()];
+  }
+  Image &getImage(unsigned index) {
+    return index < args.size() ? args[index].image
+                               : outputs[index - args.size()];
+  }
+  unsigned getNumArgs() const { return args.size() + outputs.size(); }
 };
 
-/// The size (width, height, channels) of the output of the kernel named
+/// The sizes (width, height, channels) of the outputs of the kernel named
 /// `kernel`, in a module still in the arvr dialect, for the images and
-/// scalars bound: the sizes of its output stage, evaluated. nullopt if they
+/// scalars bound: the sizes of its output stages, evaluated. nullopt if they
 /// cannot be evaluated (a compiler error).
-std::optional<std::array<int64_t, 3>>
-evaluateOutputSize(mlir::ModuleOp module, const std::string &kernel,
-                   const Bindings &bindings);
+std::optional<std::vector<std::array<int64_t, 3>>>
+evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
+                    const Bindings &bindings);
 
 /// Checks that every reduction of `kernel` (in a module still in the arvr
 /// dialect) ranges over at most arvr::kMaxReductionRange values for the

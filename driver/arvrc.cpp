@@ -210,7 +210,8 @@ int runBuild(const BuildArgs &args) {
 struct RunArgs {
   std::string input;
   std::vector<std::string> images;
-  std::string output;
+  /// One per output of the kernel, or one folder for many frames.
+  std::vector<std::string> outputs;
   std::vector<std::string> params;
   std::string target = "auto";
   std::string kernel;
@@ -374,11 +375,14 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     bindings.args.push_back(std::move(value));
   }
 
-  if (kernel.output.scalar != arvr::ScalarType::U8) {
-    error = "the output of '" + kernel.name + "' is " + kernel.output.str() +
-            ", but image files hold u8 pixels";
-    return false;
-  }
+  for (const arvr::OutputDecl &output : kernel.outputs)
+    if (output.type.scalar != arvr::ScalarType::U8) {
+      error = "the output " +
+              (kernel.namedOutputs ? "'" + output.name + "' " : "") + "of '" +
+              kernel.name + "' is " + output.type.str() +
+              ", but image files hold u8 pixels";
+      return false;
+    }
   return true;
 }
 
@@ -399,12 +403,17 @@ bool isPattern(const std::string &path) {
   return path.find_first_of("*?[") != std::string::npos;
 }
 
-/// `dir/name.png` for input `.../name.ext`.
-std::string outputFor(const std::string &dir, const std::string &input) {
+/// `dir/name.png` for input `.../name.ext`; `dir/name.OUTPUT.png` for the
+/// output named OUTPUT of a kernel with named outputs.
+std::string outputFor(const std::string &dir, const std::string &input,
+                      const arvr::KernelDecl &kernel, size_t output) {
   std::string name = input.substr(input.find_last_of('/') + 1);
   size_t dot = name.find_last_of('.');
-  return dir + "/" + (dot == std::string::npos ? name : name.substr(0, dot)) +
-         ".png";
+  if (dot != std::string::npos)
+    name = name.substr(0, dot);
+  if (kernel.namedOutputs)
+    name += "." + kernel.outputs[output].name;
+  return dir + "/" + name + ".png";
 }
 
 int runRun(const RunArgs &args) {
@@ -423,16 +432,28 @@ int runRun(const RunArgs &args) {
   // Many frames: the first -i is a pattern and -o a folder.
   std::vector<std::string> frames = {args.images.empty() ? "" : args.images[0]};
   bool batch = !args.images.empty() && isPattern(args.images[0]);
+  const std::string &folder = args.outputs.front();
   if (batch) {
     frames = expandPattern(args.images[0]);
     if (frames.empty())
       return fail("no file matches '" + args.images[0] + "'");
-    if (llvm::sys::fs::exists(args.output) &&
-        !llvm::sys::fs::is_directory(args.output))
-      return fail(args.output + ": is not a folder, but -i '" + args.images[0] +
+    if (args.outputs.size() != 1)
+      return fail("-i '" + args.images[0] +
+                  "' names several frames: give one -o, the output folder");
+    if (llvm::sys::fs::exists(folder) && !llvm::sys::fs::is_directory(folder))
+      return fail(folder + ": is not a folder, but -i '" + args.images[0] +
                   "' names several frames");
-    if (llvm::sys::fs::create_directories(args.output))
-      return fail(args.output + ": cannot create this output folder");
+    if (llvm::sys::fs::create_directories(folder))
+      return fail(folder + ": cannot create this output folder");
+  } else if (args.outputs.size() != kernel->outputs.size()) {
+    std::string list;
+    for (const arvr::OutputDecl &output : kernel->outputs)
+      list += (list.empty() ? "" : ", ") + output.name;
+    return fail("kernel '" + kernel->name + "' has " +
+                std::to_string(kernel->outputs.size()) + " output" +
+                (kernel->outputs.size() == 1 ? "" : "s") + " (" + list +
+                "), but " + std::to_string(args.outputs.size()) + " -o " +
+                (args.outputs.size() == 1 ? "was" : "were") + " given");
   }
 
   // The target: the GPU when asked for or, with auto, when there is one.
@@ -476,31 +497,44 @@ int runRun(const RunArgs &args) {
     RunArgs frameArgs = args;
     if (!frameArgs.images.empty())
       frameArgs.images[0] = frames[f];
-    std::string output =
-        batch ? outputFor(args.output, frames[f]) : args.output;
+    std::vector<std::string> outputPaths = args.outputs;
+    if (batch) {
+      outputPaths.clear();
+      for (size_t o = 0; o < kernel->outputs.size(); ++o)
+        outputPaths.push_back(outputFor(folder, frames[f], *kernel, o));
+    }
     Bindings bindings;
     if (!bindParams(*kernel, frameArgs, bindings, error))
       return fail(error);
-    // The output's size: the kernel's own arithmetic on the bound inputs.
-    std::optional<std::array<int64_t, 3>> size =
-        evaluateOutputSize(compilation.getArvrModule(), kernel->name, bindings);
-    if (!size)
-      return fail("internal compiler error: cannot compute the output's size");
-    auto [width, height, channels] = *size;
-    if (width < 1 || height < 1 || width > kMaxImageSide ||
-        height > kMaxImageSide)
-      return fail("the output of '" + kernel->name + "' would be " +
-                  std::to_string(width) + "x" + std::to_string(height) +
-                  ", outside 1 to " + std::to_string(kMaxImageSide) +
-                  " pixels a side");
+    // The outputs' sizes: the kernel's own arithmetic on the bound inputs.
+    std::optional<std::vector<std::array<int64_t, 3>>> sizes =
+        evaluateOutputSizes(compilation.getArvrModule(), kernel->name,
+                            bindings);
+    if (!sizes || sizes->size() != kernel->outputs.size())
+      return fail("internal compiler error: cannot compute the outputs' sizes");
+    for (auto [o, size] : llvm::enumerate(*sizes)) {
+      auto [width, height, channels] = size;
+      if (width < 1 || height < 1 || width > kMaxImageSide ||
+          height > kMaxImageSide)
+        return fail("the output " +
+                    (kernel->namedOutputs
+                         ? "'" + kernel->outputs[o].name + "' "
+                         : std::string()) +
+                    "of '" + kernel->name + "' would be " +
+                    std::to_string(width) + "x" + std::to_string(height) +
+                    ", outside 1 to " + std::to_string(kMaxImageSide) +
+                    " pixels a side");
+      Image image;
+      image.width = static_cast<int>(width);
+      image.height = static_cast<int>(height);
+      image.channels = static_cast<int>(channels);
+      image.pixels.assign(image.size(), 0);
+      bindings.outputs.push_back(std::move(image));
+    }
     std::string rangeError;
     if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
                               bindings, rangeError))
       return fail(rangeError);
-    bindings.output.width = static_cast<int>(width);
-    bindings.output.height = static_cast<int>(height);
-    bindings.output.channels = static_cast<int>(channels);
-    bindings.output.pixels.assign(bindings.output.size(), 0);
 
     Clock::time_point runStart = Clock::now();
     bool ok = driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
@@ -510,21 +544,22 @@ int runRun(const RunArgs &args) {
       return fail(error);
     Clock::time_point runEnd = Clock::now();
     runTime += runEnd - runStart;
-    if (!writeImage(output, bindings.output, error))
-      return fail(error);
+    for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
+      if (!writeImage(path, image, error))
+        return fail(error);
     ioTime += (runStart - frameStart) + (Clock::now() - runEnd);
 
     if (progress)
       llvm::errs() << "\r[" << f + 1 << "/" << frames.size() << "] "
                    << frames[f] << "\x1b[K";
     if (!batch)
-      llvm::outs() << "arvrc: wrote " << output << " (" << bindings.output.width
-                   << "x" << bindings.output.height << ", "
-                   << bindings.output.channels << " channel"
-                   << (bindings.output.channels == 1 ? "" : "s") << ") on "
-                   << (driver ? "cuda, " + driver->getDeviceName()
-                              : std::string("cpu"))
-                   << "\n";
+      for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
+        llvm::outs() << "arvrc: wrote " << path << " (" << image.width << "x"
+                     << image.height << ", " << image.channels << " channel"
+                     << (image.channels == 1 ? "" : "s") << ") on "
+                     << (driver ? "cuda, " + driver->getDeviceName()
+                                : std::string("cpu"))
+                     << "\n";
   }
   if (progress)
     llvm::errs() << "\n";
@@ -534,7 +569,7 @@ int runRun(const RunArgs &args) {
         "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
         "(compile {4:F2} s once; per frame {5:F2} ms running, {6:F2} ms "
         "reading and writing files)\n",
-        frames.size(), args.output,
+        frames.size(), folder,
         driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
         total > 0 ? frames.size() / total : 0.0, seconds(compileTime),
         1e3 * seconds(runTime) / frames.size(),
@@ -693,8 +728,9 @@ int main(int argc, char **argv) {
                    "Input image, one per image parameter, in order")
       ->required();
   runCmd
-      ->add_option("-o,--output", run.output,
-                   "Output image (.png, .jpg, .bmp, .ppm, .pgm)")
+      ->add_option("-o,--output", run.outputs,
+                   "Output image (.png, .jpg, .bmp, .ppm, .pgm), one per "
+                   "output of the kernel, in order; a folder for many frames")
       ->required();
   runCmd->add_option("-p,--param", run.params,
                      "Scalar parameter, name=value (repeatable)");

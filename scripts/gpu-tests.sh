@@ -117,6 +117,38 @@ if [ -d "$golden" ]; then
     report=""
   done
 fi
+# Several outputs (three, of two sizes, sharing a root stage): each output
+# of the CUDA run against the CPU's, and the CUDA run under memcheck.
+multi="tests/lit/Driver/Inputs/three-outputs.arvr"
+for image in tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x479.png tests/data/baboon.jpg; do
+  runs=$((runs + 1))
+  result="3 outputs:"
+  for target in cpu cuda; do
+    "$arvrc" run "$src/$multi" -i "$src/$image" -o "$out/multi-$runs-$target-frame.png" \
+      -o "$out/multi-$runs-$target-grey.png" -o "$out/multi-$runs-$target-preview.png" \
+      --target $target >/dev/null 2>"$out/multi-$runs.err" || result="$result FAILED ($target)"
+  done
+  for output in frame grey preview; do
+    if cmp -s "$out/multi-$runs-cpu-$output.png" "$out/multi-$runs-cuda-$output.png"; then
+      result="$result $output identical"
+    elif "$arvrc" compare "$out/multi-$runs-cpu-$output.png" "$out/multi-$runs-cuda-$output.png" --max-abs 1 >/dev/null 2>&1; then
+      result="$result $output within 1"
+    else
+      result="$result $output MISMATCH"
+    fi
+  done
+  if [ -n "$sanitizer" ]; then
+    if "$sanitizer" --tool memcheck --error-exitcode 99 "$arvrc" run "$src/$multi" -i "$src/$image" \
+         -o "$out/mm-a.png" -o "$out/mm-b.png" -o "$out/mm-c.png" --target cuda >"$out/multi-$runs-memcheck.log" 2>&1; then
+      result="$result; memcheck clean"
+    else
+      result="$result; MEMCHECK FAILED (multi-$runs-memcheck.log)"
+    fi
+    rm -f "$out/mm-a.png" "$out/mm-b.png" "$out/mm-c.png"
+  fi
+  case "$result" in *FAIL*|*MISMATCH*) failures=$((failures + 1)) ;; esac
+  printf '%-36s %-26s %-18s %s\n' three-outputs.arvr defaults "$(basename "$image")" "$result"
+done
 # Schedules never change results: the Gaussian with its schedule (blur_x in
 # shared memory), everything inlined, blur_x at the root and other tiles,
 # all on the GPU, bit for bit; the shared-memory kernels under racecheck.

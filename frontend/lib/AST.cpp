@@ -137,7 +137,10 @@ private:
 
   void print(const KernelDecl &kernel) {
     line(kernel.nameRange.Start);
-    os << "Kernel '" << kernel.name << "' -> " << kernel.output.str() << "\n";
+    os << "Kernel '" << kernel.name << "'";
+    if (!kernel.namedOutputs)
+      os << " -> " << kernel.outputs.front().type.str();
+    os << "\n";
     ++depth;
     for (const Param &param : kernel.params) {
       line(param.nameRange.Start);
@@ -150,6 +153,18 @@ private:
       if (param.defaultValue) {
         ++depth;
         print(*param.defaultValue);
+        --depth;
+      }
+    }
+    for (const OutputDecl &output : kernel.outputs) {
+      if (!kernel.namedOutputs && !output.width)
+        continue;
+      line(output.nameRange.Start);
+      os << "Output '" << output.name << "' : " << output.type.str() << "\n";
+      if (output.width) {
+        ++depth;
+        print(*output.width);
+        print(*output.height);
         --depth;
       }
     }

@@ -31,6 +31,7 @@ using ::arvr::ExprPtr;
 using ::arvr::FloatLitExpr;
 using ::arvr::FuncDef;
 using ::arvr::IntLitExpr;
+using ::arvr::OutputDecl;
 using ::arvr::KernelDecl;
 using ::arvr::MemberExpr;
 using ::arvr::ModuleAST;
@@ -190,12 +191,6 @@ private:
   //===--------------------------------------------------------------------===//
 
   void genKernel(const KernelDecl &kernel) {
-    const FuncDef *out = nullptr;
-    for (const FuncDef &func : kernel.funcs)
-      if (func.name == "out")
-        out = &func;
-    assert(out && "Sema guarantees an output function");
-
     // One argument per parameter, but two for an NV12 frame: its Y plane
     // (ui8, 1 channel) and its UV plane (ui8, 2 channels, half size).
     SmallVector<Type> inputs;
@@ -219,52 +214,76 @@ private:
       argLocs.push_back(paramLoc);
       argNames.push_back(param.name);
     }
-    Type outputType = getImageType(kernel.output);
+    SmallVector<Type> outputTypes;
+    for (const OutputDecl &output : kernel.outputs)
+      outputTypes.push_back(getImageType(output.type));
     Location kernelLoc = loc(kernel.nameRange.Start);
     auto op = KernelOp::create(builder, kernelLoc, kernel.name,
-                               builder.getFunctionType(inputs, {outputType}));
+                               builder.getFunctionType(inputs, outputTypes));
     for (auto [index, name] : llvm::enumerate(argNames))
       op.setArgAttr(index, "arvr.name", builder.getStringAttr(name));
+    // Named outputs keep their names (a single output is simply `out`).
+    if (kernel.namedOutputs)
+      for (auto [index, output] : llvm::enumerate(kernel.outputs))
+        op.setResultAttr(index, "arvr.name",
+                         builder.getStringAttr(output.name));
 
     OpBuilder::InsertionGuard guard(builder);
     Block *entry = builder.createBlock(&op.getBody(), {}, inputs, argLocs);
     currentKernel = &kernel;
     params = entry->getArguments();
 
-    // The output has the size written after its type, or else the size of
-    // its size-source image.
-    Location outLoc = loc(out->nameRange.Start);
+    // The functions computing the outputs, in the outputs' order.
+    SmallVector<const FuncDef *> outputFuncs(kernel.outputs.size());
+    for (const FuncDef &func : kernel.funcs)
+      if (func.isOutput())
+        outputFuncs[func.outputIndex] = &func;
+    assert(llvm::all_of(outputFuncs, [](const FuncDef *f) { return f; }) &&
+           "Sema guarantees a function per output");
+
+    // The functions computed at the root, each before its readers, then the
+    // outputs.
+    rootStages.assign(kernel.funcs.size(), Value());
+    std::vector<bool> visited(kernel.funcs.size(), false);
+    for (const FuncDef *func : outputFuncs)
+      for (unsigned index : rootOrder(kernel, visited, *func))
+        genRootStage(kernel.funcs[index]);
+    SmallVector<Value> results;
+    for (auto [output, func] : llvm::zip(kernel.outputs, outputFuncs))
+      results.push_back(genOutputStage(kernel, output, *func));
+    ReturnOp::create(builder, kernelLoc, results);
+  }
+
+  /// The stage of an output: computed by `func` over the size written after
+  /// the output's type, or else the size of the kernel's size-source image.
+  Value genOutputStage(const KernelDecl &kernel, const OutputDecl &output,
+                       const FuncDef &func) {
+    Location outLoc = loc(func.nameRange.Start);
     Value source = param(kernel.sizeSource);
     Value width, height;
-    if (kernel.outputWidth) {
+    if (output.width) {
       auto toIndex = [&](const Expr &size) -> Value {
         Location l = loc(size.getLoc());
         return arith::IndexCastOp::create(builder, l, builder.getIndexType(),
                                           toI32(genExpr(size), size.type, l));
       };
-      width = toIndex(*kernel.outputWidth);
-      height = toIndex(*kernel.outputHeight);
+      width = toIndex(*output.width);
+      height = toIndex(*output.height);
     } else {
       width = DimOp::create(builder, outLoc, source, arvrDim::Dim::width);
       height = DimOp::create(builder, outLoc, source, arvrDim::Dim::height);
     }
-    Value channels = kernel.output.channels
+    Value channels = output.type.channels
                          ? Value(arith::ConstantIndexOp::create(
-                               builder, outLoc, kernel.output.channels))
+                               builder, outLoc, output.type.channels))
                          : Value(DimOp::create(builder, outLoc, source,
                                                arvrDim::Dim::channels));
-    // The functions computed at the root, each before its readers.
-    rootStages.assign(kernel.funcs.size(), Value());
-    std::vector<bool> visited(kernel.funcs.size(), false);
-    for (unsigned index : rootOrder(kernel, visited, *out))
-      genRootStage(kernel.funcs[index]);
-
-    auto stage = StageOp::create(builder, outLoc, outputType, out->name, width,
-                                 height, channels);
-    if (out->gpuTileX)
-      stage.setGpuBlock(ArrayRef<int64_t>{out->gpuTileX, out->gpuTileY});
-    genStageBody(stage, *out);
-    ReturnOp::create(builder, kernelLoc, ValueRange{stage.getResult()});
+    auto stage = StageOp::create(builder, outLoc, getImageType(output.type),
+                                 func.name, width, height, channels);
+    if (func.gpuTileX)
+      stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+    genStageBody(stage, func);
+    return stage.getResult();
   }
 
   /// The functions scheduled compute_root that `func` calls, directly or

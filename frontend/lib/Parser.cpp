@@ -68,9 +68,10 @@ ModuleAST Parser::parseModule() {
   return module;
 }
 
-/// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' type
-///           ('[' expr ',' expr ']')? '{' ('const' binding | func)*
-///           schedule? '}'
+/// kernel := 'kernel' identifier '(' (param (',' param)*)? ')' '->' outputs
+///           '{' ('const' binding | func)* schedule? '}'
+/// outputs := output | '(' identifier ':' output (',' identifier ':' output)*
+///            ')'
 bool Parser::parseKernel(KernelDecl &kernel) {
   consume(); // 'kernel'
   kernel.nameRange = tok.getRange();
@@ -96,14 +97,43 @@ bool Parser::parseKernel(KernelDecl &kernel) {
   }
   ok = ok && expect(TokenKind::r_paren, "')' or ',' in the parameter list");
   ok = ok && expect(TokenKind::arrow, "'->' and the output type");
-  ok = ok && parseType(kernel.output);
-  if (ok && consumeIf(TokenKind::l_square)) {
-    kernel.outputWidth = parseExpr();
-    ok = kernel.outputWidth && expect(TokenKind::comma, "',' and the height");
+  if (ok && consumeIf(TokenKind::l_paren)) {
+    // `-> (name: type, ...)`: several outputs, each computed by the
+    // function of its name.
+    kernel.namedOutputs = true;
+    do {
+      OutputDecl output;
+      output.nameRange = tok.getRange();
+      if (tok.is(TokenKind::identifier) &&
+          (tok.spelling == "image" || tok.spelling == "nv12")) {
+        diags.error(tok.getLoc(),
+                    "the outputs in a list are named: write '(name: "
+                    "image<...>, ...)', and define 'func name(x, y, c)'",
+                    tok.getRange());
+        ok = false;
+        break;
+      }
+      if (!tok.is(TokenKind::identifier)) {
+        errorExpected("an output name");
+        ok = false;
+        break;
+      }
+      output.name = tok.spelling.str();
+      consume();
+      ok = expect(TokenKind::colon, "':' and the output's type") &&
+           parseOutput(output);
+      if (!ok)
+        break;
+      kernel.outputs.push_back(std::move(output));
+    } while (consumeIf(TokenKind::comma));
+    ok = ok && expect(TokenKind::r_paren, "')' or ',' in the output list");
+  } else if (ok) {
+    OutputDecl output;
+    output.name = "out";
+    output.nameRange = tok.getRange();
+    ok = parseOutput(output);
     if (ok)
-      kernel.outputHeight = parseExpr();
-    ok = ok && kernel.outputHeight &&
-         expect(TokenKind::r_square, "']' after the output's size");
+      kernel.outputs.push_back(std::move(output));
   }
   if (!ok) {
     // Resynchronise at the body, if there is one.
@@ -225,6 +255,20 @@ bool Parser::parseSchedule(KernelDecl &kernel) {
   if (ok && kernel.schedule.empty())
     diags.warning(start, "empty schedule: every function is inlined");
   return ok;
+}
+
+/// output := type ('[' expr ',' expr ']')?
+bool Parser::parseOutput(OutputDecl &output) {
+  if (!parseType(output.type))
+    return false;
+  if (!consumeIf(TokenKind::l_square))
+    return true;
+  output.width = parseExpr();
+  if (!output.width || !expect(TokenKind::comma, "',' and the height"))
+    return false;
+  output.height = parseExpr();
+  return output.height &&
+         expect(TokenKind::r_square, "']' after the output's size");
 }
 
 /// param := identifier ':' type ('=' expr)?

@@ -22,9 +22,6 @@ std::string formatNumber(double v) {
   return text;
 }
 
-/// The name of the function a kernel computes as its output.
-constexpr llvm::StringLiteral kOutputFunc = "out";
-
 class KernelChecker {
 public:
   KernelChecker(KernelDecl &kernel, DiagnosticEngine &diags)
@@ -32,9 +29,9 @@ public:
 
   void check() {
     checkParams();
-    checkOutput();
+    checkOutputs();
     checkConsts();
-    checkOutputSize();
+    checkOutputSizes();
     checkFuncs();
     checkSchedule();
     warnUnusedParams();
@@ -78,10 +75,11 @@ public:
         visit(*let.value);
       visit(*func.body);
     }
-    if (kernel.outputWidth) {
-      visit(*kernel.outputWidth);
-      visit(*kernel.outputHeight);
-    }
+    for (const OutputDecl &output : kernel.outputs)
+      if (output.width) {
+        visit(*output.width);
+        visit(*output.height);
+      }
     for (auto [index, param] : llvm::enumerate(kernel.params))
       if (!used[index])
         diags.warning(param.nameRange.Start,
@@ -211,11 +209,15 @@ private:
 
   /// `-> image<...>[w, h]`: integers the same at every pixel. Reads are
   /// then proved in range only if the size is the size source's own.
-  void checkOutputSize() {
-    if (!kernel.outputWidth)
-      return;
+  void checkOutputSizes() {
+    for (OutputDecl &output : kernel.outputs)
+      if (output.width)
+        checkOutputSize(output);
+  }
+
+  void checkOutputSize(OutputDecl &output) {
     const char *names[] = {"width", "height"};
-    Expr *sizes[] = {kernel.outputWidth.get(), kernel.outputHeight.get()};
+    Expr *sizes[] = {output.width.get(), output.height.get()};
     for (int i = 0; i < 2; ++i) {
       Expr &size = *sizes[i];
       if (!checkExpr(size, /*func=*/nullptr))
@@ -229,7 +231,7 @@ private:
       auto *member = llvm::dyn_cast<MemberExpr>(&size);
       if (!member || member->imageParam != kernel.sizeSource ||
           member->member != names[i])
-        sizedAsSource = false;
+        output.sizedAsSource = false;
     }
   }
 
@@ -265,8 +267,28 @@ private:
     }
   }
 
-  void checkOutput() {
-    const TypeSpec &output = kernel.output;
+  /// Output names are unique and are not parameters' or constants'; each
+  /// output is an image of numbers.
+  void checkOutputs() {
+    for (auto [index, output] : llvm::enumerate(kernel.outputs)) {
+      for (size_t j = 0; j < index; ++j)
+        if (kernel.outputs[j].name == output.name) {
+          diags.error(output.nameRange.Start,
+                      "output '" + output.name + "' is declared twice",
+                      output.nameRange);
+          diags.note(kernel.outputs[j].nameRange.Start, "first declared here");
+        }
+      if (const Param *param = findParam(output.name)) {
+        diags.error(output.nameRange.Start,
+                    "output '" + output.name + "' has the name of a parameter",
+                    output.nameRange);
+        diags.note(param->nameRange.Start, "the parameter is declared here");
+      }
+      checkOutput(output.type);
+    }
+  }
+
+  void checkOutput(const TypeSpec &output) {
     if (!kernel.params.empty() && output.isImage && !output.channels &&
         kernel.params[kernel.sizeSource].type.isNv12)
       diags.error(output.range.Start,
@@ -295,7 +317,6 @@ private:
   }
 
   void checkFuncs() {
-    const FuncDef *out = nullptr;
     for (auto [index, func] : llvm::enumerate(kernel.funcs)) {
       for (size_t j = 0; j < index; ++j)
         if (kernel.funcs[j].name == func.name) {
@@ -312,17 +333,32 @@ private:
                     func.nameRange);
         func.state = FuncDef::State::Failed;
       }
-      if (func.name == kOutputFunc && !out)
-        out = &func;
+    }
+    // Each output is computed by the function of its name.
+    for (auto [index, output] : llvm::enumerate(kernel.outputs)) {
+      FuncDef *func = nullptr;
+      for (FuncDef &candidate : kernel.funcs)
+        if (candidate.name == output.name && !func)
+          func = &candidate;
+      if (func) {
+        func->outputIndex = static_cast<int>(index);
+        continue;
+      }
+      if (!kernel.namedOutputs)
+        diags.error(kernel.nameRange.Start,
+                    "kernel '" + kernel.name +
+                        "' does not define its output: add 'func out(x, y, "
+                        "c) = ...;'",
+                    kernel.nameRange);
+      else
+        diags.error(output.nameRange.Start,
+                    "kernel '" + kernel.name + "' does not define its output '" +
+                        output.name + "': add 'func " + output.name +
+                        "(x, y, c) = ...;'",
+                    output.nameRange);
     }
     for (FuncDef &func : kernel.funcs)
       checkFunc(func);
-    if (!out)
-      diags.error(kernel.nameRange.Start,
-                  "kernel '" + kernel.name +
-                      "' does not define its output: add 'func out(x, y, c) "
-                      "= ...;'",
-                  kernel.nameRange);
   }
 
   /// The `schedule { f.directive(args); }` block: each line names a
@@ -387,10 +423,11 @@ private:
           continue;
         }
         rootSet[*index] = &directive;
-        if (func.name == kOutputFunc) {
+        if (func.isOutput()) {
           diags.error(directive.directiveRange.Start,
-                      "'out' is always computed at the root; only the "
-                      "functions it calls can be scheduled so",
+                      "'" + func.name +
+                          "' is an output, always computed at the root; only "
+                          "the functions it calls can be scheduled so",
                       directive.directiveRange);
           continue;
         }
@@ -441,7 +478,7 @@ private:
                     directive.directiveRange);
         continue;
       }
-      if (func.name != kOutputFunc && !func.computeRoot) {
+      if (!func.isOutput() && !func.computeRoot) {
         diags.error(directive.directiveRange.Start,
                     "'" + func.name +
                         "' is inlined into its callers, so it has no GPU "
@@ -484,8 +521,7 @@ private:
     size_t savedLets = visibleLets;
     std::vector<const ReduceExpr *> savedReductions;
     savedReductions.swap(reductions);
-    bool ok = func.name == kOutputFunc ? checkOutputFunc(func)
-                                       : checkHelperFunc(func);
+    bool ok = func.isOutput() ? checkOutputFunc(func) : checkHelperFunc(func);
     reductions.swap(savedReductions);
     visibleLets = savedLets;
     func.state = ok ? FuncDef::State::Checked : FuncDef::State::Failed;
@@ -554,10 +590,11 @@ private:
   }
 
   bool checkOutputFunc(FuncDef &func) {
-    bool oneChannel = kernel.output.isImage && kernel.output.channels == 1;
+    const TypeSpec &output = kernel.outputs[func.outputIndex].type;
+    bool oneChannel = output.isImage && output.channels == 1;
     if (func.vars.size() != 3 && !(oneChannel && func.vars.size() == 2)) {
       diags.error(func.nameRange.Start,
-                  "'out' takes the coordinates (x, y, c)" +
+                  "'" + func.name + "' takes the coordinates (x, y, c)" +
                       llvm::Twine(oneChannel ? " or (x, y)" : "") +
                       ", but has " + llvm::Twine(func.vars.size()),
                   func.nameRange);
@@ -567,9 +604,9 @@ private:
     if (!checkExpr(*func.body, &func) || !letsOk)
       return false;
     func.type = func.body->type;
-    if (!kernel.output.isImage)
+    if (!output.isImage)
       return false;
-    ScalarType want = kernel.output.scalar;
+    ScalarType want = output.scalar;
     if (llvm::isa<IntLitExpr>(func.body.get()) && want == ScalarType::F32)
       makeFloat(*func.body);
     ScalarType got = func.body->type;
@@ -591,8 +628,8 @@ private:
       return true;
     }
     diags.error(func.body->getLoc(),
-                "'out' computes " + getScalarTypeName(got) +
-                    " values, but the output is " + kernel.output.str(),
+                "'" + func.name + "' computes " + getScalarTypeName(got) +
+                    " values, but the output is " + output.str(),
                 func.body->getRange());
     if (want == ScalarType::U8)
       diags.note(func.body->getLoc(),
@@ -1010,6 +1047,17 @@ private:
     FuncDef &callee = kernel.funcs[index];
     call.builtin = CallExpr::Builtin::CallFunc;
     call.funcIndex = index;
+    if (callee.isOutput()) {
+      diags.error(call.calleeRange.Start,
+                  "'" + callee.name +
+                      "' is an output of the kernel; functions cannot read it",
+                  call.calleeRange);
+      diags.note(callee.nameRange.Start,
+                 "define what both need as a function of its own, and call "
+                 "that from '" +
+                     callee.name + "' and the others");
+      return false;
+    }
     bool ok = checkCoordinates(call.args, caller);
     if (call.args.size() != callee.vars.size()) {
       diags.error(call.getLoc(),
@@ -1336,14 +1384,15 @@ private:
       if (i == 2 && literal && literal->value == 0)
         continue;
       auto *var = llvm::dyn_cast<VarExpr>(arg.get());
-      bool inside = func && func->name == kOutputFunc && var &&
+      const OutputDecl *output = getOutput(func);
+      bool inside = output && var &&
                     var->binding == VarExpr::Binding::Coordinate &&
                     var->index == i && paramIndex == kernel.sizeSource &&
-                    (i == 2 || sizedAsSource);
+                    (i == 2 || output->sizedAsSource);
       // A generic output has the size source's channels; a fixed one needs
       // an image with at least as many.
-      if (inside && i == 2 && kernel.output.channels)
-        inside = image.type.channels >= kernel.output.channels;
+      if (inside && i == 2 && output->type.channels)
+        inside = image.type.channels >= output->type.channels;
       if (!inside) {
         diags.error(arg->getLoc(),
                     "this read of '" + image.name +
@@ -1400,9 +1449,9 @@ private:
         inner = half->lhs.get();
       }
       auto *var = llvm::dyn_cast<VarExpr>(inner);
-      return func && func->name == kOutputFunc && var &&
-             var->binding == VarExpr::Binding::Coordinate &&
-             var->index == index && sizedAsSource &&
+      const OutputDecl *output = getOutput(func);
+      return output && var && var->binding == VarExpr::Binding::Coordinate &&
+             var->index == index && output->sizedAsSource &&
              &frame == &kernel.params[kernel.sizeSource];
     };
     for (unsigned i = 0; i < want; ++i) {
@@ -1424,6 +1473,12 @@ private:
       }
     }
     return true;
+  }
+
+  /// The output `func` computes; null for a helper function (or none).
+  const OutputDecl *getOutput(const FuncDef *func) const {
+    return func && func->isOutput() ? &kernel.outputs[func->outputIndex]
+                                    : nullptr;
   }
 
   bool checkMember(MemberExpr &member) {
@@ -1460,8 +1515,6 @@ private:
   size_t visibleLets = 0;
   /// The reductions enclosing the expression being checked, outermost first.
   std::vector<const ReduceExpr *> reductions;
-  /// The output has the size of the size source (no `[w, h]`, or its own).
-  bool sizedAsSource = true;
   /// Checking a parameter's default value (which is a literal).
   bool checkingDefault = false;
 };

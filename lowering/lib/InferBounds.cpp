@@ -23,6 +23,7 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRINFERBOUNDS
@@ -278,6 +279,26 @@ static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
   return true;
 }
 
+/// Moves the pure, region-free ops computing `value` in the kernel's body
+/// before `point` (their operands first), so that `value` is available
+/// there; false if it depends on something that cannot move.
+static bool hoistBefore(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def) // An argument: of the kernel, or else not available there.
+    return cast<BlockArgument>(value).getOwner() == point->getBlock();
+  if (def->getBlock() != point->getBlock())
+    return false;
+  if (def->isBeforeInBlock(point))
+    return true;
+  if (def == point || def->getNumRegions() || !isMemoryEffectFree(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(operand, point))
+      return false;
+  def->moveBefore(point);
+  return true;
+}
+
 /// Sizes `stage` from its readers; false (reported) if it cannot.
 static bool inferWindow(StageOp stage) {
   Block *body = stage->getBlock();
@@ -312,6 +333,19 @@ static bool inferWindow(StageOp stage) {
     }
     if (!first || reader->isBeforeInBlock(first))
       first = reader;
+  }
+  // The readers' windows must be known there: a later reader's window
+  // (another output's size, say) is computed before the first reader.
+  for (AccessOp access : reads) {
+    StageOp reader = getTopLevelStage(access, body);
+    for (Value bound : llvm::concat<Value>(reader.getSizes(),
+                                           reader.getOrigin()))
+      if (!hoistBefore(bound, first)) {
+        access.emitError("cannot infer the window of stage '")
+            << stage.getName() << "': the window of its reader '"
+            << reader.getName() << "' is not computed from kernel values";
+        return false;
+      }
   }
   OpBuilder builder(first);
   Location loc = stage.getLoc();

@@ -81,10 +81,53 @@ TEST_CASE("parser: a whole kernel") {
   CHECK(k.params[1].type.str() == "f32");
   REQUIRE(k.params[1].defaultValue);
   CHECK(render(*k.params[2].defaultValue) == "-2");
-  CHECK(k.output.str() == "image<u8>");
+  REQUIRE(k.outputs.size() == 1);
+  CHECK_FALSE(k.namedOutputs);
+  CHECK(k.outputs[0].name == "out");
+  CHECK(k.outputs[0].type.str() == "image<u8>");
+  CHECK_FALSE(k.outputs[0].width);
   REQUIRE(k.funcs.size() == 1);
   CHECK(k.funcs[0].vars.size() == 3);
   CHECK(render(*k.funcs[0].body) == "src(x, y, c)");
+}
+
+TEST_CASE("parser: several named outputs, each with an optional size") {
+  Snippet s("kernel two(src: image<u8, 3>)\n"
+            "    -> (rgb: image<u8, 3>, small: image<u8, 1>[src.width / 2, "
+            "src.height / 2]) {\n"
+            "  func rgb(x, y, c) = src(x, y, c);\n"
+            "  func small(x, y) = src.clamp(2 * x, 2 * y, 0);\n"
+            "}\n");
+  ModuleAST module = s.parse(/*check=*/false);
+  CHECK(s.output().empty());
+  REQUIRE(module.kernels.size() == 1);
+  const KernelDecl &k = module.kernels[0];
+  CHECK(k.namedOutputs);
+  REQUIRE(k.outputs.size() == 2);
+  CHECK(k.outputs[0].name == "rgb");
+  CHECK(k.outputs[0].type.str() == "image<u8, 3>");
+  CHECK_FALSE(k.outputs[0].width);
+  CHECK(k.outputs[1].name == "small");
+  CHECK(k.outputs[1].type.str() == "image<u8, 1>");
+  REQUIRE(k.outputs[1].width);
+  CHECK(render(*k.outputs[1].width) == "(src.width / 2)");
+  CHECK(render(*k.outputs[1].height) == "(src.height / 2)");
+
+  SUBCASE("an output without a name") {
+    Snippet bad("kernel k(src: image<u8>) -> (image<u8>) {\n"
+                "  func out(x, y, c) = src(x, y, c);\n}\n");
+    bad.parse(/*check=*/false);
+    CHECK(bad.output().find("1:30: error: the outputs in a list are named: "
+                            "write '(name: image<...>, ...)'") !=
+          std::string::npos);
+  }
+  SUBCASE("an unclosed list") {
+    Snippet bad("kernel k(src: image<u8>) -> (a: image<u8> {\n"
+                "  func a(x, y, c) = src(x, y, c);\n}\n");
+    bad.parse(/*check=*/false);
+    CHECK(bad.output().find("error: expected ')' or ',' in the output list") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("parser: errors are located, and parsing goes on") {

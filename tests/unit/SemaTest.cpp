@@ -370,3 +370,66 @@ TEST_CASE("sema: output sizes") {
       "the output's width must be an integer made of constants, "
       "parameters and image sizes"));
 }
+
+TEST_CASE("sema: several outputs") {
+  // Each output is computed by the function of its name, with its own type,
+  // channels and size; plain reads are in range for the outputs of the
+  // first image's size.
+  Snippet s("kernel two(src: image<u8, 3> clamp)\n"
+            "    -> (rgb: image<u8, 3>, grey: image<u8, 1>,\n"
+            "        half: image<f32, 1>[src.width / 2, src.height / 2]) {\n"
+            "  func luma(x, y) = 0.299 * f32(src(x, y, 0)) + 0.587 * "
+            "f32(src(x, y, 1)) + 0.114 * f32(src(x, y, 2));\n"
+            "  func rgb(x, y, c) = src(x, y, c);\n"
+            "  func grey(x, y) = u8_sat(luma(x, y));\n"
+            "  func half(x, y) = f32(src.clamp(2 * x, 2 * y, 0));\n"
+            "}\n");
+  ModuleAST module = s.parse();
+  INFO(s.output());
+  REQUIRE_FALSE(s.diags.hadError());
+  const KernelDecl &k = module.kernels[0];
+  CHECK(k.funcs[0].outputIndex == -1);
+  CHECK(k.funcs[1].outputIndex == 0);
+  CHECK(k.funcs[2].outputIndex == 1);
+  CHECK(k.funcs[3].outputIndex == 2);
+  CHECK(k.funcs[3].type == ScalarType::F32);
+  CHECK(k.outputs[0].sizedAsSource);
+  CHECK_FALSE(k.outputs[2].sizedAsSource);
+
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>, b: "
+                    "image<u8>) {\n  func a(x, y, c) = src(x, y, c);\n}\n",
+                    "1:44: error: kernel 'k' does not define its output 'b': "
+                    "add 'func b(x, y, c) = ...;'"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>, a: "
+                    "image<u8>) {\n  func a(x, y, c) = src(x, y, c);\n}\n",
+                    "output 'a' is declared twice"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (src: image<u8>) {\n"
+                    "  func src(x, y, c) = 0;\n}\n",
+                    "output 'src' has the name of a parameter"));
+  // An output is not read by other functions: its plain reads are proved in
+  // range at its own coordinates only.
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>, b: "
+                    "image<u8>) {\n  func a(x, y, c) = src(x, y, c);\n"
+                    "  func b(x, y, c) = a(x + 1, y, c);\n}\n",
+                    "3:21: error: 'a' is an output of the kernel; functions "
+                    "cannot read it"));
+  // The size of one output does not make another's reads unsafe...
+  CHECK(accepts("kernel k(src: image<u8>) -> (a: image<u8>, b: "
+                "image<u8>[src.width / 2, src.height]) {\n"
+                "  func a(x, y, c) = src(x, y, c);\n"
+                "  func b(x, y, c) = src.clamp(x, y, c);\n}\n"));
+  // ...but a smaller output's plain reads are checked against its own.
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>, b: "
+                    "image<u8>[src.width / 2, src.height]) {\n"
+                    "  func a(x, y, c) = src(x, y, c);\n"
+                    "  func b(x, y, c) = src(x, y, c);\n}\n",
+                    "3:25: error: this read of 'src' may fall outside"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>, b: "
+                    "image<u8, 1>) {\n  func a(x, y, c) = src(x, y, c);\n"
+                    "  func b(x, y, c) = 1.5;\n}\n",
+                    "'b' computes f32 values, but the output is image<u8, 1>"));
+  CHECK(rejectsWith("kernel k(src: image<u8>) -> (a: image<u8>) {\n"
+                    "  func a(x, y, c) = src(x, y, c);\n"
+                    "  schedule { a.compute_root(); }\n}\n",
+                    "'a' is an output, always computed at the root"));
+}

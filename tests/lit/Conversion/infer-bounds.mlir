@@ -146,3 +146,39 @@ arvr.kernel @dim_of_unsized(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+// Two outputs read `t`; the second's window (half the width) is computed
+// after the first reader. Its sizes move before the first reader, where
+// `t`'s window is computed: the union of both readers' windows.
+// CHECK-LABEL: arvr.kernel @two_readers
+// CHECK: %[[HALF:.+]] = arith.divsi
+// CHECK: %[[T:.+]] = arvr.stage "t"
+// CHECK: %[[A:.+]] = arvr.stage "a"
+// CHECK: %[[B:.+]] = arvr.stage "b" [%[[HALF]],
+// CHECK: arvr.return %[[A]], %[[B]]
+arvr.kernel @two_readers(%src: !arvr.image<ui8, 1>) -> (!arvr.image<ui8, 1>, !arvr.image<ui8, 1>) {
+  %t = arvr.stage "t" : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %a = arvr.stage "a" [%w, %h, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  %two = arith.constant 2 : index
+  %half = arith.divsi %w, %two : index
+  %b = arvr.stage "b" [%half, %h, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %x2 = arith.muli %x, %two : index
+    %v = arvr.access %t[%x2, %y, %ch] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %a, %b : !arvr.image<ui8, 1>, !arvr.image<ui8, 1>
+}

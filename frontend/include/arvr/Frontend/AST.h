@@ -296,6 +296,10 @@ struct FuncDef {
   /// Set by Sema from `f.gpu_tile(x, y)`: the GPU thread block; 0 for the
   /// default.
   int64_t gpuTileX = 0, gpuTileY = 0;
+  /// Set by Sema: the output this function computes (an index into
+  /// KernelDecl::outputs), or -1 for a helper function.
+  int outputIndex = -1;
+  bool isOutput() const { return outputIndex >= 0; }
   enum class State {
     Unchecked,
     Checking,
@@ -316,19 +320,36 @@ struct ScheduleDirective {
   unsigned funcIndex = 0; ///< Set by Sema.
 };
 
-/// `kernel name(params) -> output { funcs schedule? }`
+/// One output image of a kernel: `-> image<u8>`, computed by the function
+/// `out`, or one entry of the list form
+/// `-> (rgb: image<u8, 3>, small: image<u8, 1>[w, h])`, computed by the
+/// function of its name.
+struct OutputDecl {
+  std::string name;
+  llvm::SMRange nameRange; ///< The name in the list form, else the type.
+  TypeSpec type;
+  /// `image<u8>[w, h]`: the output's size, i32 expressions the same at
+  /// every pixel; null for the size of the first image.
+  ExprPtr width, height;
+  /// Set by Sema: whether the output has the size of the kernel's first
+  /// image (no `[w, h]`, or that image's own width and height).
+  bool sizedAsSource = true;
+};
+
+/// `kernel name(params) -> outputs { funcs schedule? }`
 struct KernelDecl {
   std::string name;
   llvm::SMRange nameRange;
   std::vector<Param> params;
-  TypeSpec output;
-  /// `-> image<u8>[w, h]`: the output's size, i32 expressions the same at
-  /// every pixel; null for the size of the first image.
-  ExprPtr outputWidth, outputHeight;
+  /// At least one (the parser guarantees it); names are unique (Sema).
+  std::vector<OutputDecl> outputs;
+  /// Whether the outputs were written as a named list, `-> (a: ..., ...)`.
+  bool namedOutputs = false;
   std::vector<Binding> consts; ///< Literals, possibly negated.
   std::vector<FuncDef> funcs;
   std::vector<ScheduleDirective> schedule;
-  /// Set by Sema: the image parameter whose size the output takes.
+  /// Set by Sema: the image parameter whose size the outputs take unless
+  /// they give their own.
   unsigned sizeSource = 0;
 };
 

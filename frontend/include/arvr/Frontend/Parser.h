@@ -29,6 +29,7 @@ private:
   bool parseKernel(KernelDecl &kernel);
   bool parseParam(Param &param);
   bool parseType(TypeSpec &type);
+  bool parseOutput(OutputDecl &output);
   bool parseBoundary(TypeSpec &type);
   bool parseFunc(FuncDef &func);
   bool parseFuncBlock(FuncDef &func);
