@@ -35,7 +35,15 @@ sed 's/blur_x.compute_shared();/blur_x.compute_root();/; s/out.gpu_tile(32, 16);
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root.arvr"
 sed '/weight.compute_root();/d; /norm.compute_root();/d' "$src/examples/gaussian_blur.arvr" \
   >"$out/ptx/gaussian_blur_inline_weights.arvr"
-for v in gaussian_blur_shared_32x8 gaussian_blur_root gaussian_blur_inline_weights; do
+# Several points per thread (gpu_pixels), with reductions unrolled.
+sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 16);\n    out.gpu_pixels(4);/' "$src/examples/gaussian_blur.arvr" \
+  >"$out/ptx/gaussian_blur_shared_px4.arvr"
+sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 16);\n    out.gpu_pixels(4);\n    blur_x.unroll(3);\n    out.unroll(3);/' \
+  "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_shared_px4_unroll.arvr"
+sed 's/blur_x.compute_shared();/blur_x.compute_root();\n    blur_x.gpu_pixels(2);/; s/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);\n    out.gpu_pixels(2);/' \
+  "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root_px2.arvr"
+for v in gaussian_blur_shared_32x8 gaussian_blur_root gaussian_blur_inline_weights \
+         gaussian_blur_shared_px4 gaussian_blur_shared_px4_unroll gaussian_blur_root_px2; do
   "$arvrc" build "$out/ptx/$v.arvr" -o "$out/ptx/$v.ptx" || exit 1
 done
 

@@ -223,6 +223,67 @@ PY
     done
   done
 fi
+# Pixels per thread and unrolled reductions change no bit on the GPU: each
+# example with extra schedule lines against the example as it is.
+# with_schedule FILE OUT LINE...: FILE with LINEs added to its schedule.
+with_schedule() {
+  local file=$1 dest=$2
+  shift 2
+  if grep -q '^  schedule {' "$file"; then
+    # awk -v turns each \n into a new line.
+    awk -v add="$(printf '    %s\\n' "$@")" '{ print } /^  schedule \{/ { printf "%s", add }' "$file" >"$dest"
+  else
+    sed '$d' "$file" >"$dest"
+    printf '  schedule {\n' >>"$dest"
+    printf '    %s\n' "$@" >>"$dest"
+    printf '  }\n}\n' >>"$dest"
+  fi
+}
+variants=(
+  "examples/brightness_contrast.arvr|tests/data/odd-641x479.png|out.gpu_pixels(4);"
+  "examples/lens_undistort.arvr|tests/data/odd-641x479.png|out.gpu_pixels(4);"
+  "examples/nv12_to_rgb.arvr|tests/data/pattern_641x479.nv12|out.gpu_pixels(2);"
+  "examples/gaussian_blur.arvr|tests/data/odd-641x479.png|out.gpu_pixels(4);|blur_x.unroll(4);|out.unroll(3);"
+  "examples/gaussian_blur.arvr|tests/data/baboon.jpg|out.gpu_pixels(3);|norm.unroll(2);"
+  "tests/lit/Driver/Inputs/three-outputs.arvr|tests/data/odd-641x479.png|frame.gpu_pixels(3);|preview.gpu_pixels(2);"
+)
+for entry in "${variants[@]}"; do
+  IFS='|' read -r -a fields <<<"$entry"
+  kernel=${fields[0]} image=${fields[1]}
+  runs=$((runs + 1))
+  variant="$out/variant-$runs.arvr"
+  with_schedule "$src/$kernel" "$variant" "${fields[@]:2}"
+  outputs=1
+  [[ "$kernel" == *three-outputs* ]] && outputs=3
+  base_o=() var_o=()
+  for ((o = 0; o < outputs; o++)); do
+    base_o+=(-o "$out/variant-$runs-base-$o.png")
+    var_o+=(-o "$out/variant-$runs-var-$o.png")
+  done
+  result="identical on the GPU with ${fields[*]:2}"
+  if ! "$arvrc" run "$src/$kernel" -i "$src/$image" "${base_o[@]}" --target cuda >/dev/null 2>"$out/variant-$runs.err" ||
+     ! "$arvrc" run "$variant" -i "$src/$image" "${var_o[@]}" --target cuda >/dev/null 2>>"$out/variant-$runs.err"; then
+    result="FAILED: $(head -c 300 "$out/variant-$runs.err")"
+  else
+    for ((o = 0; o < outputs; o++)); do
+      cmp -s "$out/variant-$runs-base-$o.png" "$out/variant-$runs-var-$o.png" || result="DIFFERS (output $o) with ${fields[*]:2}"
+    done
+  fi
+  if [ -n "$sanitizer" ] && [[ "$result" == identical* ]]; then
+    tools="memcheck"
+    grep -q compute_shared "$variant" && tools="memcheck racecheck"
+    for tool in $tools; do
+      if "$sanitizer" --tool $tool --error-exitcode 99 "$arvrc" run "$variant" -i "$src/$image" "${var_o[@]}" \
+           --target cuda >"$out/variant-$runs-$tool.log" 2>&1; then
+        result="$result; $tool clean"
+      else
+        result="$result; $tool FAILED (variant-$runs-$tool.log)"
+      fi
+    done
+  fi
+  case "$result" in *FAIL*|*DIFFERS*) failures=$((failures + 1)) ;; esac
+  printf '%-36s %-26s %-18s %s\n' "$(basename "$kernel")" variant "$(basename "$image")" "$result"
+done
 # Many frames in one run (compiled once), on the GPU and on the CPU.
 mkdir -p "$out/frames"
 cp "$src"/tests/data/odd-*.png "$src/tests/data/baboon.jpg" "$out/frames/"

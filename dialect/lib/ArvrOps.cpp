@@ -122,6 +122,13 @@ LogicalResult StageOp::verify() {
   if (getGpuShared() && getGpuBlock())
     return emitOpError("is computed in the thread blocks of its reader, so it "
                        "has no gpu_block of its own");
+  if (std::optional<int64_t> pixels = getGpuPixels()) {
+    if (*pixels < 1 || *pixels > 16)
+      return emitOpError("gpu_pixels must be 1 to 16, not ") << *pixels;
+    if (getGpuShared())
+      return emitOpError("is computed in the thread blocks of its reader, so "
+                         "it has no gpu_pixels of its own");
+  }
   Block &body = getBody().front();
   if (body.getNumArguments() != 3 ||
       !llvm::all_of(body.getArgumentTypes(),
@@ -173,6 +180,9 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("region must end in 'arvr.yield'");
   if (getKind() == ReductionKind::argmin && !getType().isSignlessInteger(32))
     return emitOpError("argmin gives an i32 index, not ") << getType();
+  if (std::optional<int64_t> unroll = getUnroll();
+      unroll && (*unroll < 1 || *unroll > 64))
+    return emitOpError("unroll must be 1 to 64, not ") << *unroll;
   return success();
 }
 

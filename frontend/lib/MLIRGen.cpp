@@ -282,6 +282,8 @@ private:
                                  func.name, width, height, channels);
     if (func.gpuTileX)
       stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+    if (func.gpuPixels > 1)
+      stage.setGpuPixels(func.gpuPixels);
     genStageBody(stage, func);
     return stage.getResult();
   }
@@ -339,6 +341,8 @@ private:
     auto stage = StageOp::create(builder, l, getStageType(func), func.name);
     if (func.gpuTileX)
       stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+    if (func.gpuPixels > 1)
+      stage.setGpuPixels(func.gpuPixels);
     stage.setGpuShared(func.computeShared);
     genStageBody(stage, func);
     rootStages[&func - currentKernel->funcs.data()] = stage.getResult();
@@ -358,6 +362,7 @@ private:
     stageScope.coords.assign(func.vars.size(), Value());
     scope = &stageScope;
     reduceVars.clear();
+    unroll = func.unroll;
     for (const ::arvr::Binding &let : func.lets)
       stageScope.lets.push_back(genExpr(*let.value));
     Value value = genExpr(*func.body);
@@ -457,9 +462,13 @@ private:
     SmallVector<Value> callerReduceVars;
     callerReduceVars.swap(reduceVars);
     scope = &calleeScope;
+    // The callee's reductions are unrolled as its schedule says.
+    int64_t callerUnroll = unroll;
+    unroll = callee.unroll;
     for (const ::arvr::Binding &let : callee.lets)
       calleeScope.lets.push_back(genExpr(*let.value));
     Value result = genExpr(*callee.body);
+    unroll = callerUnroll;
     scope = callerScope;
     reduceVars.swap(callerReduceVars);
     return result;
@@ -485,7 +494,8 @@ private:
       break;
     }
     auto op = mlir::arvr::ReduceOp::create(
-        builder, l, getScalarType(reduce.type), kind, lo, hi);
+        builder, l, getScalarType(reduce.type), kind, lo, hi,
+        unroll ? builder.getI64IntegerAttr(unroll) : IntegerAttr());
     OpBuilder::InsertionGuard guard(builder);
     Block *body =
         builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
@@ -810,6 +820,9 @@ private:
   SmallVector<Value> rootStages;
   Scope *scope = nullptr;        ///< The function being generated.
   SmallVector<Value> reduceVars; ///< Enclosing reductions' variables.
+  /// The unroll factor of the reductions being generated: the schedule's
+  /// `unroll(n)` of the function they are written in; 0 for none.
+  int64_t unroll = 0;
 };
 
 } // namespace

@@ -455,13 +455,75 @@ private:
         }
         func.computeRoot = true;
         func.computeShared = directive.directive == "compute_shared";
-      } else if (directive.directive != "gpu_tile") {
+      } else if (directive.directive != "gpu_tile" &&
+                 directive.directive != "gpu_pixels" &&
+                 directive.directive != "unroll") {
         diags.error(directive.directiveRange.Start,
                     "unknown scheduling directive '" + directive.directive +
-                        "'; expected compute_root(), compute_shared() or "
-                        "gpu_tile(x, y)",
+                        "'; expected compute_root(), compute_shared(), "
+                        "gpu_tile(x, y), gpu_pixels(n) or unroll(n)",
                     directive.directiveRange);
       }
+    }
+    // A GPU directive applies to a function with launches of its own.
+    auto hasOwnLaunch = [&](const FuncDef &func,
+                            const ScheduleDirective &directive) {
+      llvm::StringRef what =
+          directive.directive == "gpu_tile" ? "GPU tile" : "pixels per thread";
+      if (func.computeShared) {
+        diags.error(directive.directiveRange.Start,
+                    "'" + func.name +
+                        "' is computed in shared memory, in the tiles of its "
+                        "reader; give the reader the " +
+                        directive.directive,
+                    directive.directiveRange);
+        return false;
+      }
+      if (!func.isOutput() && !func.computeRoot) {
+        diags.error(directive.directiveRange.Start,
+                    "'" + func.name +
+                        "' is inlined into its callers, so it has no " + what +
+                        "; schedule '" + func.name + ".compute_root();' first",
+                    directive.directiveRange);
+        return false;
+      }
+      return true;
+    };
+    std::vector<const ScheduleDirective *> pixelsSet(kernel.funcs.size()),
+        unrollSet(kernel.funcs.size());
+    for (ScheduleDirective &directive : kernel.schedule) {
+      if ((directive.directive != "gpu_pixels" &&
+           directive.directive != "unroll") ||
+          !findFunc(directive.func))
+        continue;
+      FuncDef &func = kernel.funcs[directive.funcIndex];
+      bool pixels = directive.directive == "gpu_pixels";
+      if (!checkArgCount(directive, 1,
+                         pixels ? "gpu_pixels(n), points per GPU thread"
+                                : "unroll(n), times to unroll each reduction") ||
+          firstAlready((pixels ? pixelsSet : unrollSet)[directive.funcIndex],
+                       directive))
+        continue;
+      int64_t n = directive.args[0].first, most = pixels ? 16 : 64;
+      if (n < 1 || n > most) {
+        diags.error(directive.args[0].second.Start,
+                    directive.directive + " takes 1 to " + llvm::Twine(most) +
+                        ", not " + llvm::Twine(n),
+                    directive.args[0].second);
+        continue;
+      }
+      if (pixels) {
+        if (hasOwnLaunch(func, directive))
+          func.gpuPixels = n;
+        continue;
+      }
+      if (!hasReduction(func)) {
+        diags.error(directive.directiveRange.Start,
+                    "'" + func.name + "' has no reduction to unroll",
+                    directive.directiveRange);
+        continue;
+      }
+      func.unroll = n;
     }
     for (ScheduleDirective &directive : kernel.schedule) {
       if (directive.directive != "gpu_tile" || !findFunc(directive.func))
@@ -470,23 +532,8 @@ private:
       if (!checkArgCount(directive, 2, "gpu_tile(x, y), threads per block") ||
           firstAlready(tileSet[directive.funcIndex], directive))
         continue;
-      if (func.computeShared) {
-        diags.error(directive.directiveRange.Start,
-                    "'" + func.name +
-                        "' is computed in shared memory, in the tiles of its "
-                        "reader; give the reader the gpu_tile",
-                    directive.directiveRange);
+      if (!hasOwnLaunch(func, directive))
         continue;
-      }
-      if (!func.isOutput() && !func.computeRoot) {
-        diags.error(directive.directiveRange.Start,
-                    "'" + func.name +
-                        "' is inlined into its callers, so it has no GPU "
-                        "tile; schedule '" +
-                        func.name + ".compute_root();' first",
-                    directive.directiveRange);
-        continue;
-      }
       int64_t x = directive.args[0].first, y = directive.args[1].first;
       if (x < 1 || y < 1 || x * y > 1024) {
         llvm::SMRange range(directive.args[0].second.Start,
@@ -501,6 +548,25 @@ private:
       func.gpuTileX = x;
       func.gpuTileY = y;
     }
+  }
+
+  /// Whether `func`'s definition (its lets or body) has a reduction.
+  static bool hasReduction(const FuncDef &func) {
+    std::function<bool(const Expr &)> visit = [&](const Expr &expr) {
+      if (llvm::isa<ReduceExpr>(expr))
+        return true;
+      if (auto *call = llvm::dyn_cast<CallExpr>(&expr))
+        return llvm::any_of(call->args,
+                            [&](const ExprPtr &arg) { return visit(*arg); });
+      if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr))
+        return visit(*unary->operand);
+      if (auto *binary = llvm::dyn_cast<BinaryExpr>(&expr))
+        return visit(*binary->lhs) || visit(*binary->rhs);
+      return false;
+    };
+    return llvm::any_of(func.lets,
+                        [&](const Binding &let) { return visit(*let.value); }) ||
+           visit(*func.body);
   }
 
   /// Checks `func` once (callers check their callees first); false if it

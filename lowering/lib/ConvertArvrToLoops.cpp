@@ -165,6 +165,8 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
       rows->setAttr("arvr.gpu_shared", rewriter.getUnitAttr());
     if (std::optional<ArrayRef<int64_t>> block = stage.getGpuBlock())
       rows->setAttr("arvr.gpu_block", rewriter.getDenseI64ArrayAttr(*block));
+    if (std::optional<int64_t> pixels = stage.getGpuPixels())
+      rows->setAttr("arvr.gpu_pixels", rewriter.getI64IntegerAttr(*pixels));
     Value row = rows.getInductionVars()[0];
     Value col = rows.getInductionVars()[1];
     Block &body = stage.getBody().front();
@@ -488,11 +490,19 @@ static void lowerReductionLoop(
   Value upper =
       arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
   Value end = arith::AddIOp::create(rewriter, loc, upper, one);
+  std::optional<int64_t> unroll = reduce.getUnroll();
+  // An unrolled loop's trip count is computed from its bounds: an empty
+  // range ends where it starts.
+  if (unroll)
+    end = arith::MaxSIOp::create(rewriter, loc, end, lower);
   auto loop = scf::ForOp::create(
       rewriter, loc, lower, end, one, inits,
       [](OpBuilder &b, Location l, Value, ValueRange carried) {
         scf::YieldOp::create(b, l, carried);
       });
+
+  if (unroll)
+    loop->setAttr("arvr.unroll", rewriter.getI64IntegerAttr(*unroll));
 
   // The term for this i, then the carried values updated with it.
   auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());

@@ -1,9 +1,10 @@
 //===- MapToGPU.cpp - scf.parallel (y, x) onto gpu.launch -----------------===//
 //
 // Maps each outermost 2-D scf.parallel loop of a func.func onto a gpu.launch
-// of 2-D thread blocks, one thread per iteration, guarded by the loop range;
-// the block is the loop's `arvr.gpu_block` (a schedule's gpu_tile) or the
-// pass's default.
+// of 2-D thread blocks, one thread per iteration (or per `arvr.gpu_pixels`
+// iterations along x, a block's width apart: a schedule's gpu_pixels), each
+// guarded by the loop range; the block is the loop's `arvr.gpu_block` (a
+// schedule's gpu_tile) or the pass's default.
 //
 // Preconditions: the loops start at 0 with step 1 and produce no results
 // (what convert-arvr-to-loops emits). Afterwards the module is a
@@ -33,6 +34,56 @@ static std::pair<int64_t, int64_t> blockOf(scf::ParallelOp loop, int64_t x,
       block && block.size() == 2)
     return {block[0], block[1]};
   return {x, y};
+}
+
+/// The points each thread of a loop's launch computes along x: its
+/// `arvr.gpu_pixels` (a schedule's gpu_pixels), or one.
+static int64_t pixelsOf(scf::ParallelOp loop) {
+  if (auto pixels = loop->getAttrOfType<IntegerAttr>("arvr.gpu_pixels"))
+    return std::max<int64_t>(1, pixels.getInt());
+  return 1;
+}
+
+/// Puts a loop's `body` (taking (y, x)) at the insertion point once per
+/// point of the thread: at (y, x0 + k step) for k < pixels, each under
+/// `y < rows && x < cols`. `fixup` runs on the first copy, before it is
+/// cloned for the others (x0 being what it reads as x).
+static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
+                       Value y, Value x0, int64_t pixels, Value step,
+                       Value rows, Value cols, function_ref<void()> fixup) {
+  Value yInRange =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y, rows);
+  SmallVector<Value> xs;
+  SmallVector<scf::IfOp> guards;
+  for (int64_t k = 0; k < pixels; ++k) {
+    Value x = x0;
+    if (k)
+      x = arith::AddIOp::create(
+          rewriter, loc, x0,
+          arith::MulIOp::create(rewriter, loc, step,
+                                arith::ConstantIndexOp::create(rewriter, loc, k)));
+    Value inRange = arith::AndIOp::create(
+        rewriter, loc, yInRange,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
+                              cols));
+    xs.push_back(x);
+    guards.push_back(scf::IfOp::create(rewriter, loc, inRange,
+                                       /*withElseRegion=*/false));
+    rewriter.setInsertionPointAfter(guards.back());
+  }
+  Block *first = guards.front().thenBlock();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, first->getTerminator(), ValueRange{y, x0});
+  if (fixup)
+    fixup();
+  for (int64_t k = 1; k < pixels; ++k) {
+    IRMapping mapping;
+    mapping.map(x0, xs[k]);
+    rewriter.setInsertionPoint(guards[k].thenBlock()->getTerminator());
+    for (Operation &op : first->without_terminator())
+      rewriter.clone(op, mapping);
+  }
+  rewriter.setInsertionPointAfter(guards.back());
 }
 
 /// Names the kernel `launch` will be outlined into after the function and
@@ -83,45 +134,36 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
 
     Location loc = loop.getLoc();
     auto [blockX, blockY] = blockOf(loop, this->blockX, this->blockY);
+    int64_t pixels = pixelsOf(loop);
     Value rowsEnd = loop.getUpperBound()[0];
     Value colsEnd = loop.getUpperBound()[1];
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value blockSizeX = arith::ConstantIndexOp::create(rewriter, loc, blockX);
     Value blockSizeY = arith::ConstantIndexOp::create(rewriter, loc, blockY);
-    Value gridX =
-        arith::CeilDivSIOp::create(rewriter, loc, colsEnd, blockSizeX);
+    // A block covers blockX * pixels columns.
+    Value tileX = arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
+    Value gridX = arith::CeilDivSIOp::create(rewriter, loc, colsEnd, tileX);
     Value gridY =
         arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one);
     nameLaunch(launch, loop);
 
-    // In the kernel: this thread's iteration, and whether it is in range.
+    // In the kernel: this thread's points, each computed if in range.
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToStart(&body);
     Value x = arith::AddIOp::create(
         rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                              blockSizeX),
+        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, tileX),
         launch.getThreadIds().x);
     Value y = arith::AddIOp::create(
         rewriter, loc,
         arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
                               blockSizeY),
         launch.getThreadIds().y);
-    Value xInRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, x, colsEnd);
-    Value yInRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, y, rowsEnd);
-    Value inRange = arith::AndIOp::create(rewriter, loc, xInRange, yInRange);
-    auto guard = scf::IfOp::create(rewriter, loc, inRange,
-                                   /*withElseRegion=*/false);
+    emitPoints(rewriter, loc, loop.getBody(), y, x, pixels, blockSizeX,
+               rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
-
-    Block *loopBody = loop.getBody();
-    rewriter.eraseOp(loopBody->getTerminator());
-    rewriter.inlineBlockBefore(loopBody, guard.thenBlock()->getTerminator(),
-                               ValueRange{y, x});
     rewriter.eraseOp(loop);
     return success();
   }
@@ -187,20 +229,25 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Location loc = reader.getLoc();
     rewriter.setInsertionPoint(reader);
     auto [bx, by] = blockOf(reader, blockX, blockY);
+    int64_t pixels = pixelsOf(reader);
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
     Value one = index(1), blockSizeX = index(bx), blockSizeY = index(by);
+    // The reader's tile: bx * pixels columns (each thread `pixels` points,
+    // spaced by bx) by `by` rows.
+    Value readerTileX = index(bx * pixels);
     Value stageRows = stage.getUpperBound()[0];
     Value stageCols = stage.getUpperBound()[1];
     Value rows = reader.getUpperBound()[0];
     Value cols = reader.getUpperBound()[1];
-    // The shared tile: (by + extra rows) x (bx + extra columns) x channels.
+    // The shared tile: (by + extra rows) x (bx pixels + extra columns) x
+    // channels.
     Value tileRows = arith::AddIOp::create(
         rewriter, loc, blockSizeY,
         arith::SubIOp::create(rewriter, loc, stageRows, rows));
     Value tileCols = arith::AddIOp::create(
-        rewriter, loc, blockSizeX,
+        rewriter, loc, readerTileX,
         arith::SubIOp::create(rewriter, loc, stageCols, cols));
     MemRefType bufferType = buffer.getType();
     Value channels = bufferType.isDynamicDim(2)
@@ -215,7 +262,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         index(elementBytes));
     Value bytes32 =
         arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), bytes);
-    Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, blockSizeX);
+    Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, readerTileX);
     Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rows, blockSizeY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one, bytes32);
@@ -227,7 +274,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value row0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
                                        blockSizeY);
     Value col0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                                       blockSizeX);
+                                       readerTileX);
     auto workgroup = gpu::AddressSpaceAttr::get(
         rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     Value raw = gpu::DynamicSharedMemoryOp::create(
@@ -278,29 +325,23 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     rewriter.setInsertionPointAfter(overRows);
     gpu::BarrierOp::create(rewriter, loc);
 
-    // 3. The reader's tile, reading shared memory.
+    // 3. The reader's tile, reading shared memory: the thread's points.
     Value y = arith::AddIOp::create(rewriter, loc, row0, ty);
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
-    Value inReader = arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y,
-                              rows),
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
-                              cols));
-    auto guard = scf::IfOp::create(rewriter, loc, inReader, false);
+    emitPoints(rewriter, loc, reader.getBody(), y, x, pixels, blockSizeX, rows,
+               cols, [&] {
+                 for (memref::LoadOp load : loads) {
+                   rewriter.setInsertionPoint(load);
+                   SmallVector<Value, 3> at = {
+                       arith::SubIOp::create(rewriter, loc,
+                                             load.getIndices()[0], row0),
+                       arith::SubIOp::create(rewriter, loc,
+                                             load.getIndices()[1], col0),
+                       load.getIndices()[2]};
+                   rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
+                 }
+               });
     gpu::TerminatorOp::create(rewriter, loc);
-    Block *readerBody = reader.getBody();
-    rewriter.eraseOp(readerBody->getTerminator());
-    rewriter.inlineBlockBefore(readerBody, guard.thenBlock()->getTerminator(),
-                               ValueRange{y, x});
-    for (memref::LoadOp load : loads) {
-      rewriter.setInsertionPoint(load);
-      SmallVector<Value, 3> at = {
-          arith::SubIOp::create(rewriter, loc, load.getIndices()[0], row0),
-          arith::SubIOp::create(rewriter, loc, load.getIndices()[1], col0),
-          load.getIndices()[2]};
-      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
-    }
 
     rewriter.eraseOp(reader);
     rewriter.eraseOp(stage);

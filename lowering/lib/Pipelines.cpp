@@ -50,11 +50,12 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
                                    const CudaPipelineOptions &options,
                                    LoweringStage stopAfter) {
   // 1. The window of each intermediate stage, then arvr -> scf.parallel
-  //    over memrefs.
+  //    over memrefs, reductions unrolled as the schedule asks.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  pm.addPass(createArvrUnrollReductions());
   if (stopAfter == LoweringStage::Loops) {
     pm.addPass(createCanonicalizerPass());
     return;
@@ -119,6 +120,7 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  pm.addPass(createArvrUnrollReductions());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)
     return;

@@ -421,7 +421,8 @@ std::string withSchedule(const std::string &example,
 TEST_CASE("golden: schedules never change the Gaussian's output") {
   // The example's schedule (blur_x in shared memory on the GPU, computed
   // per band of rows on the CPU), against everything inlined, blur_x at the
-  // root and other tiles: the same bits, for a wide and a narrow halo.
+  // root, other tiles, unrolled reductions and several points per thread:
+  // the same bits, for a wide and a narrow halo.
   for (const char *params : {"-p sigma=3.5 -p radius=7", "-p radius=2"}) {
     CAPTURE(params);
     Image scheduled = runArvrc("examples/gaussian_blur.arvr",
@@ -430,7 +431,15 @@ TEST_CASE("golden: schedules never change the Gaussian's output") {
          {"", "  schedule {\n    out.gpu_tile(16, 16);\n  }\n",
           "  schedule {\n    blur_x.compute_root();\n  }\n",
           "  schedule {\n    blur_x.compute_root();\n"
-          "    blur_x.gpu_tile(128, 1);\n    out.gpu_tile(8, 32);\n  }\n"}) {
+          "    blur_x.gpu_tile(128, 1);\n    out.gpu_tile(8, 32);\n  }\n",
+          // Reductions unrolled (with a remainder: 5 and 15 terms), several
+          // points per GPU thread.
+          "  schedule {\n    weight.compute_root();\n    norm.compute_root();\n"
+          "    blur_x.compute_shared();\n    blur_x.unroll(4);\n"
+          "    out.unroll(3);\n    out.gpu_pixels(4);\n  }\n",
+          "  schedule {\n    blur_x.compute_root();\n    blur_x.unroll(2);\n"
+          "    blur_x.gpu_pixels(2);\n    norm.compute_root();\n"
+          "    norm.unroll(8);\n  }\n"}) {
       CAPTURE(schedule);
       std::string variant =
           withSchedule("examples/gaussian_blur.arvr", schedule);

@@ -56,3 +56,37 @@ func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
 }
 
 // BAD: error: block of 64x64 threads is not a valid CUDA block (1 to 1024 threads)
+
+// gpu_pixels 3: each thread computes three points of its row, a block's
+// width (16) apart; the grid covers 48 columns per block; each point has
+// its own guard.
+// CHECK-LABEL: func.func @pixels
+// CHECK-SAME: (%[[POUT:[^:]+]]: memref<?x?xi8>, %[[PH:[^:]+]]: index, %[[PW:[^:]+]]: index)
+// CHECK-DAG: %[[PBX:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[TILE:.+]] = arith.constant 48 : index
+// CHECK-DAG: %[[PGX:.+]] = arith.ceildivsi %[[PW]], %[[TILE]]
+// CHECK: gpu.launch blocks(%[[PBIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[PGX]], {{.+}}) threads(%[[PTIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[PBX]],
+// CHECK: %[[PX0:.+]] = arith.muli %[[PBIDX]], %[[TILE]]
+// CHECK: %[[PX:.+]] = arith.addi %[[PX0]], %[[PTIDX]]
+// CHECK: %[[PY:.+]] = arith.addi
+// CHECK: arith.cmpi slt, %[[PX]], %[[PW]]
+// CHECK: scf.if
+// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX]]]
+// CHECK: %[[PX1:.+]] = arith.addi %[[PX]], %{{.+}}
+// CHECK: arith.cmpi slt, %[[PX1]], %[[PW]]
+// CHECK: scf.if
+// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX1]]]
+// CHECK: %[[PX2:.+]] = arith.addi %[[PX]], %{{.+}}
+// CHECK: scf.if
+// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX2]]]
+// CHECK: gpu.terminator
+func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    %xi = arith.index_cast %x : index to i8
+    memref.store %xi, %out[%y, %x] : memref<?x?xi8>
+    scf.reduce
+  } {arvr.gpu_pixels = 3 : i64}
+  return
+}

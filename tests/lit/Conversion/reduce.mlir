@@ -79,3 +79,30 @@ arvr.kernel @argmin(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<i32, 1> {
   }
   arvr.return %out : !arvr.image<i32, 1>
 }
+
+// -----
+
+// `unroll 4`: the loop is marked for arvr-unroll-reductions, and an empty
+// range ends where it starts (the unrolled trip count is computed from the
+// bounds).
+// CHECK-LABEL: func.func @unrolled
+// CHECK: %[[LO:.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[END:.+]] = arith.addi
+// CHECK: %[[SAFE:.+]] = arith.maxsi %[[END]], %[[LO]] : index
+// CHECK: scf.for %{{.+}} = %[[LO]] to %[[SAFE]] step %{{.+}} iter_args
+// CHECK: } {arvr.unroll = 4 : i64}
+arvr.kernel @unrolled(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %zero = arith.constant 0 : i32
+    %s = arvr.reduce sum %zero to %r unroll 4 : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    arvr.yield %s : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}

@@ -306,3 +306,51 @@ arvr.kernel @shared_with_block(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?>
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @bad_gpu_pixels(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op gpu_pixels must be 1 to 16, not 17}}
+  %out = arvr.stage "out" [%w, %w, %w] gpu_pixels 17 : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @shared_with_pixels(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is computed in the thread blocks of its reader, so it has no gpu_pixels of its own}}
+  %t = arvr.stage "t" gpu_pixels 2 gpu_shared : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %t[%x, %y, %c] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @bad_unroll(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+1 {{'arvr.reduce' op unroll must be 1 to 64, not 0}}
+    %s = arvr.reduce sum %n to %n unroll 0 : i32 {
+    ^bb0(%i: i32):
+      arvr.yield %i : i32
+    }
+    %v = arith.trunci %s : i32 to i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}

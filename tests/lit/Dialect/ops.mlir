@@ -99,8 +99,8 @@ arvr.kernel @reductions(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 
     // CHECK-NEXT: ^bb0(%[[I:.+]]: i32):
     %s = arvr.reduce sum %zero to %r : f32 {
     ^bb0(%i: i32):
-      // CHECK: arvr.reduce max %{{.+}} to %[[I]] : i32 {
-      %m = arvr.reduce max %zero to %i : i32 {
+      // CHECK: arvr.reduce max %{{.+}} to %[[I]] unroll 4 : i32 {
+      %m = arvr.reduce max %zero to %i unroll 4 : i32 {
       ^bb0(%j: i32):
         %p = arith.muli %i, %j : i32
         arvr.yield %p : i32
@@ -148,8 +148,8 @@ arvr.kernel @windows(%src: !arvr.image<ui8, ?>) -> !arvr.image<f32, ?> {
     %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<f32, ?>
     arvr.yield %v : f32
   }
-  // CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %{{.+}}] gpu_block [32, 8] : !arvr.image<f32, ?>
-  %out = arvr.stage "out" [%w, %h, %c] gpu_block [32, 8] : !arvr.image<f32, ?> {
+  // CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %{{.+}}] gpu_block [32, 8] gpu_pixels 4 : !arvr.image<f32, ?>
+  %out = arvr.stage "out" [%w, %h, %c] gpu_block [32, 8] gpu_pixels 4 : !arvr.image<f32, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %u[%x, %y, %ch] in_bounds : !arvr.image<f32, ?>
     arvr.yield %v : f32

@@ -115,7 +115,10 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
     and reads of it (`arvr.access ... in_bounds`) use the same coordinates as
     the region. A stage without sizes has its window inferred from its
     readers by `arvr-infer-bounds`; a returned stage always has sizes.
-    `gpu_block` is the GPU thread block (x, y) the stage is computed with.
+    `gpu_block` is the GPU thread block (x, y) the stage is computed with,
+    and `gpu_pixels` the number of points each GPU thread computes along x
+    (1 to 16; one when absent), spaced by the block's width so that a warp's
+    accesses stay together.
     `gpu_shared` (only on a stage that is not returned, without a
     `gpu_block`) asks that on the GPU the stage be computed by each thread
     block of its one reader, over that block's tile and halo, in shared
@@ -127,7 +130,7 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
       arvr.yield %v : i8
     }
     %t = arvr.stage "blur_x" [%w, %h2, %c] at [%zero, %y0, %zero]
-        gpu_block [64, 4] : !arvr.image<f32, ?> {
+        gpu_block [64, 4] gpu_pixels 2 : !arvr.image<f32, ?> {
     ^bb0(%x: index, %y: index, %ch: index):
       %f = arith.constant 1.0 : f32
       arvr.yield %f : f32
@@ -137,12 +140,14 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
   let arguments = (ins StrAttr:$name, Variadic<Index>:$sizes,
                        Variadic<Index>:$origin,
                        OptionalAttr<DenseI64ArrayAttr>:$gpu_block,
+                       OptionalAttr<I64Attr>:$gpu_pixels,
                        UnitAttr:$gpu_shared);
   let results = (outs Arvr_ImageType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name (` ` `[` $sizes^ `]`)? (`at` ` ` `[` $origin^ `]`)?
-    (`gpu_block` $gpu_block^)? (`gpu_shared` $gpu_shared^)? attr-dict `:`
+    (`gpu_block` $gpu_block^)? (`gpu_pixels` $gpu_pixels^)?
+    (`gpu_shared` $gpu_shared^)? attr-dict `:`
     qualified(type($result))
     $body
   }];
@@ -152,11 +157,12 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
                    "::mlir::Value":$channels), [{
       build($_builder, $_state, type, name,
             ::mlir::ValueRange{width, height, channels}, ::mlir::ValueRange{},
-            ::mlir::DenseI64ArrayAttr(), false);
+            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), false);
     }]>,
     OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name), [{
       build($_builder, $_state, type, name, ::mlir::ValueRange{},
-            ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr(), false);
+            ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr(),
+            ::mlir::IntegerAttr(), false);
     }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -202,21 +208,26 @@ def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
     `i32`) and ends in `arvr.yield` of the result's type (for argmin, of
     any number type; the result is the `i32` index). An empty range
     (`upper < lower`) gives the identity of the combination (0, the largest
-    value, the smallest value), or `lower` for argmin.
+    value, the smallest value), or `lower` for argmin. `unroll` (from a
+    schedule's `f.unroll(n)`) asks that the loop of the reduction be
+    unrolled n times; the terms are combined in the same order, so the
+    result is the same.
 
     ```mlir
-    %s = arvr.reduce sum %lo to %hi : f32 {
+    %s = arvr.reduce sum %lo to %hi unroll 4 : f32 {
     ^bb0(%i: i32):
       %f = arith.sitofp %i : i32 to f32
       arvr.yield %f : f32
     }
     ```
   }];
-  let arguments = (ins Arvr_ReductionKind:$kind, I32:$lower, I32:$upper);
+  let arguments = (ins Arvr_ReductionKind:$kind, I32:$lower, I32:$upper,
+                       OptionalAttr<I64Attr>:$unroll);
   let results = (outs AnyTypeOf<[I32, F32]>:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind $lower `to` $upper attr-dict `:` type($result) $body
+    $kind $lower `to` $upper (`unroll` $unroll^)? attr-dict `:` type($result)
+    $body
   }];
   let hasVerifier = 1;
 }

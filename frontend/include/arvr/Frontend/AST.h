@@ -296,6 +296,12 @@ struct FuncDef {
   /// Set by Sema from `f.gpu_tile(x, y)`: the GPU thread block; 0 for the
   /// default.
   int64_t gpuTileX = 0, gpuTileY = 0;
+  /// Set by Sema from `f.gpu_pixels(n)`: the points each GPU thread
+  /// computes along x; 0 for one.
+  int64_t gpuPixels = 0;
+  /// Set by Sema from `f.unroll(n)`: how many times the loops of `f`'s
+  /// reductions are unrolled; 0 for the compiler's choice.
+  int64_t unroll = 0;
   /// Set by Sema: the output this function computes (an index into
   /// KernelDecl::outputs), or -1 for a helper function.
   int outputIndex = -1;

@@ -93,6 +93,19 @@ def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ArvrUnrollReductions : Pass<"arvr-unroll-reductions", "::mlir::ModuleOp"> {
+  let summary = "Unroll the loops of reductions a schedule asks to unroll";
+  let description = [{
+    Unrolls each `scf.for` marked `arvr.unroll = n` (by
+    `convert-arvr-to-loops`, from an `arvr.reduce` with `unroll n`, from a
+    schedule's `f.unroll(n)`) n times, with an epilogue loop for the
+    remainder when the trip count is not known to be a multiple of n. The
+    terms are combined in the same order, so results are unchanged.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ArvrMergeGpuModules : Pass<"arvr-merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Move every outlined kernel into one gpu.module";
   let description = [{
