@@ -961,7 +961,7 @@ int main(int argc, char **argv) {
         {"gaussian_blur_root", "arvrc root"},
         {"gaussian_blur_inline_weights", "arvrc weights inline"},
         {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},
-        {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px, unrolled"},
+        {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
         {"gaussian_blur_root_px2", "arvrc root 2 px/thread"}}) {
     if (!std::ifstream(manifests + "/" + file + ".manifest"))
       continue;
