@@ -962,7 +962,8 @@ int main(int argc, char **argv) {
         {"gaussian_blur_inline_weights", "arvrc weights inline"},
         {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},
         {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
-        {"gaussian_blur_root_px2", "arvrc root 2 px/thread"}}) {
+        {"gaussian_blur_root_px2", "arvrc root 2 px/thread"},
+        {"gaussian_blur_cubin", "arvrc cubin (ptxas)"}}) {
     if (!std::ifstream(manifests + "/" + file + ".manifest"))
       continue;
     variantKernels.emplace_back(new ArvrKernel());

@@ -42,6 +42,10 @@ sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 16);\n    out.gpu_pixels(4);\n    
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_shared_px4_unroll.arvr"
 sed 's/blur_x.compute_shared();/blur_x.compute_root();\n    blur_x.gpu_pixels(2);/; s/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);\n    out.gpu_pixels(2);/' \
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root_px2.arvr"
+# The example assembled by the toolkit's ptxas (arvrc build --emit=cubin):
+# the driver loads the cubin instead of JIT-compiling the PTX.
+"$arvrc" build "$src/examples/gaussian_blur.arvr" --emit=cubin -o "$out/ptx/gaussian_blur_cubin.cubin" \
+  --manifest "$out/ptx/gaussian_blur_cubin.manifest" || exit 1
 for v in gaussian_blur_shared_32x8 gaussian_blur_root gaussian_blur_inline_weights \
          gaussian_blur_shared_px4 gaussian_blur_shared_px4_unroll gaussian_blur_root_px2; do
   "$arvrc" build "$out/ptx/$v.arvr" -o "$out/ptx/$v.ptx" || exit 1

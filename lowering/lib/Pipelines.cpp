@@ -95,6 +95,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   ArvrNativeGpuMathOptions nativeMath;
   nativeMath.libdevice = !options.cudaPath.empty();
   device.addPass(createArvrNativeGpuMath(nativeMath));
+  // Images never overlap: inputs are read through the read-only cache.
+  device.addPass(createArvrKernelArgAliasing());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

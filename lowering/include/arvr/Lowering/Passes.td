@@ -120,6 +120,21 @@ def ArvrMergeGpuModules : Pass<"arvr-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ArvrKernelArgAliasing
+    : Pass<"arvr-kernel-arg-aliasing", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Mark kernels' image pointers noalias, and readonly if read only";
+  let description = [{
+    The images of one launch never overlap (each has a buffer of its own:
+    see docs/manifest.md). On each kernel `llvm.func` (after
+    convert-gpu-to-nvvm), every pointer argument used only as the address
+    of loads and stores (through GEPs and address-space casts) gets
+    `llvm.noalias`, and `llvm.readonly` when nothing is stored through it,
+    so that the NVPTX backend reads inputs through the read-only data cache
+    (`ld.global.nc`). Other pointer arguments are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Replace libdevice calls that PTX does in one instruction";
   let description = [{
