@@ -9,6 +9,8 @@
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +28,20 @@ static std::string lowerExtension(const std::string &path) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   return ext;
+}
+
+bool arvrc::isPfmPath(const std::string &path) {
+  return lowerExtension(path) == "pfm";
+}
+
+float Image::floatAt(size_t i) const {
+  float value;
+  std::memcpy(&value, pixels.data() + i * 4, 4);
+  return value;
+}
+
+void Image::setFloat(size_t i, float value) {
+  std::memcpy(pixels.data() + i * 4, &value, 4);
 }
 
 static const char *channelWord(int channels) {
@@ -131,23 +147,118 @@ bool arvrc::probeImage(const std::string &path, int &width, int &height,
   return true;
 }
 
+/// Whether a file of `fileChannels` can be read as `wantChannels` (0: as
+/// it is) without losing data; else sets `error`.
+static bool canWiden(const std::string &path, int fileChannels,
+                     int wantChannels, std::string &error) {
+  if (!wantChannels || wantChannels == fileChannels)
+    return true;
+  if ((fileChannels == 1 && wantChannels >= 2) ||
+      (fileChannels == 3 && wantChannels == 4))
+    return true;
+  error = path + ": has " + std::to_string(fileChannels) + " channel" +
+          (fileChannels == 1 ? "" : "s") + " (" + channelWord(fileChannels) +
+          "), but " + std::to_string(wantChannels) +
+          " are needed, and dropping channels would lose data";
+  return false;
+}
+
+/// A PFM file: "PF" (RGB) or "Pf" (grey), the width and height, a scale
+/// whose sign gives the byte order (negative: little-endian), each header
+/// field followed by one white space, then the rows of f32 values from the
+/// bottom row up.
+static bool readPfm(const std::string &path, int wantChannels, Image &image,
+                    std::string &error) {
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::unique_ptr<FILE, int (*)(FILE *)> closer(file, std::fclose);
+  char magic[3] = {0};
+  long width = 0, height = 0;
+  double scale = 0;
+  char space = 0;
+  if (std::fread(magic, 1, 2, file) != 2 ||
+      (std::strcmp(magic, "PF") != 0 && std::strcmp(magic, "Pf") != 0) ||
+      std::fscanf(file, "%ld %ld %lf%c", &width, &height, &scale, &space) !=
+          4 ||
+      !std::isspace(static_cast<unsigned char>(space)) || scale == 0 ||
+      !std::isfinite(scale)) {
+    error = path + ": not a PFM file (expected 'PF' or 'Pf', the width and "
+                   "height, and a non-zero scale)";
+    return false;
+  }
+  if (width < 1 || height < 1 || width > kMaxImageSide ||
+      height > kMaxImageSide) {
+    error = path + ": image of " + std::to_string(width) + "x" +
+            std::to_string(height) + " is outside the supported 1 to " +
+            std::to_string(kMaxImageSide) + " pixels a side";
+    return false;
+  }
+  int fileChannels = magic[1] == 'F' ? 3 : 1;
+  if (!canWiden(path, fileChannels, wantChannels, error))
+    return false;
+  Image raw;
+  raw.width = static_cast<int>(width);
+  raw.height = static_cast<int>(height);
+  raw.channels = fileChannels;
+  raw.elementBytes = 4;
+  raw.pixels.resize(raw.bytes());
+  long start = std::ftell(file);
+  std::fseek(file, 0, SEEK_END);
+  long actual = std::ftell(file) - start;
+  std::fseek(file, start, SEEK_SET);
+  if (actual < 0 || static_cast<size_t>(actual) != raw.bytes()) {
+    error = path + ": holds " + std::to_string(actual) +
+            " bytes of pixels, but a " + std::to_string(width) + "x" +
+            std::to_string(height) + " " + channelWord(fileChannels) +
+            " PFM has " + std::to_string(raw.bytes());
+    return false;
+  }
+  // Rows bottom-up in the file, top-down in memory.
+  size_t rowBytes = size_t(width) * fileChannels * 4;
+  for (long y = height - 1; y >= 0; --y)
+    if (std::fread(raw.pixels.data() + y * rowBytes, 1, rowBytes, file) !=
+        rowBytes) {
+      error = path + ": cannot read the pixels";
+      return false;
+    }
+  uint32_t probe = 1;
+  bool hostLittle = *reinterpret_cast<uint8_t *>(&probe) == 1;
+  if ((scale < 0) != hostLittle)
+    for (size_t i = 0; i < raw.pixels.size(); i += 4)
+      std::reverse(raw.pixels.begin() + i, raw.pixels.begin() + i + 4);
+  if (!wantChannels || wantChannels == fileChannels) {
+    image = std::move(raw);
+    return true;
+  }
+  // Widened: grey replicated, alpha opaque (1.0).
+  image.width = raw.width;
+  image.height = raw.height;
+  image.channels = wantChannels;
+  image.elementBytes = 4;
+  image.pixels.resize(image.bytes());
+  for (size_t p = 0; p < size_t(raw.width) * raw.height; ++p)
+    for (int c = 0; c < wantChannels; ++c) {
+      bool alpha = (wantChannels == 2 && c == 1) || c == 3;
+      float v = alpha            ? 1.0f
+                : fileChannels == 1 ? raw.floatAt(p)
+                                    : raw.floatAt(p * 3 + c);
+      image.setFloat(p * wantChannels + c, v);
+    }
+  return true;
+}
+
 bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
                       std::string &error) {
+  if (isPfmPath(path))
+    return readPfm(path, wantChannels, image, error);
   int width = 0, height = 0, fileChannels = 0;
   if (!probeImage(path, width, height, fileChannels, error))
     return false;
-  if (wantChannels && wantChannels != fileChannels) {
-    bool widening = (fileChannels == 1 && wantChannels >= 2) ||
-                    (fileChannels == 3 && wantChannels == 4);
-    if (!widening) {
-      error = path + ": has " + std::to_string(fileChannels) + " channel" +
-              (fileChannels == 1 ? "" : "s") + " (" +
-              channelWord(fileChannels) + "), but " +
-              std::to_string(wantChannels) +
-              " are needed, and dropping channels would lose data";
-      return false;
-    }
-  }
+  if (!canWiden(path, fileChannels, wantChannels, error))
+    return false;
   int loaded = 0;
   std::unique_ptr<stbi_uc, void (*)(void *)> data(
       stbi_load(path.c_str(), &width, &height, &loaded, wantChannels),
@@ -159,6 +270,7 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   image.width = width;
   image.height = height;
   image.channels = wantChannels ? wantChannels : loaded;
+  image.elementBytes = 1;
   image.pixels.assign(data.get(), data.get() + image.size());
   return true;
 }
@@ -237,29 +349,65 @@ static bool writePNM(FILE *file, const Image &image) {
          image.size();
 }
 
+/// PFM, little-endian (scale -1), rows from the bottom up.
+static bool writePfm(FILE *file, const Image &image) {
+  std::fprintf(file, "%s\n%d %d\n-1.0\n", image.channels == 3 ? "PF" : "Pf",
+               image.width, image.height);
+  size_t rowBytes = size_t(image.width) * image.channels * 4;
+  uint32_t probe = 1;
+  bool hostLittle = *reinterpret_cast<uint8_t *>(&probe) == 1;
+  std::vector<uint8_t> row(rowBytes);
+  for (int y = image.height - 1; y >= 0; --y) {
+    std::memcpy(row.data(), image.pixels.data() + y * rowBytes, rowBytes);
+    if (!hostLittle)
+      for (size_t i = 0; i < rowBytes; i += 4)
+        std::reverse(row.begin() + i, row.begin() + i + 4);
+    if (std::fwrite(row.data(), 1, rowBytes, file) != rowBytes)
+      return false;
+  }
+  return true;
+}
+
 static void writeToFile(void *context, void *data, int size) {
   auto *file = static_cast<FILE *>(context);
   std::fwrite(data, 1, size, file);
 }
 
-bool arvrc::writeImage(const std::string &path, const Image &image,
-                       std::string &error) {
+bool arvrc::checkOutputPath(const std::string &path, bool isFloat,
+                            int channels, std::string &error) {
   std::string ext = lowerExtension(path);
   bool known = ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "bmp" ||
-               ext == "ppm" || ext == "pgm";
+               ext == "ppm" || ext == "pgm" || ext == "pfm";
   if (!known) {
     error = path + ": unknown output format '" + ext +
-            "'; use .png, .jpg, .bmp, .ppm or .pgm";
+            "'; use .png, .jpg, .bmp, .ppm, .pgm, or .pfm for f32 images";
     return false;
   }
-  if ((ext == "ppm" && image.channels != 3) ||
-      (ext == "pgm" && image.channels != 1)) {
+  if (isFloat != (ext == "pfm")) {
+    error = path + (isFloat
+                        ? ": this output is f32; write it as .pfm"
+                        : ": .pfm holds f32 images, but this output is u8; "
+                          "use .png, .jpg, .bmp, .ppm or .pgm");
+    return false;
+  }
+  if ((ext == "ppm" && channels != 3) || (ext == "pgm" && channels != 1) ||
+      (ext == "pfm" && channels != 1 && channels != 3)) {
     error = path + ": ." + ext + " holds " +
-            (ext == "ppm" ? "3-channel" : "1-channel") +
-            " images, but this one has " + std::to_string(image.channels) +
+            (ext == "ppm"   ? "3-channel"
+             : ext == "pgm" ? "1-channel"
+                            : "1- or 3-channel") +
+            " images, but this one has " + std::to_string(channels) +
             " channels";
     return false;
   }
+  return true;
+}
+
+bool arvrc::writeImage(const std::string &path, const Image &image,
+                       std::string &error) {
+  if (!checkOutputPath(path, image.isFloat(), image.channels, error))
+    return false;
+  std::string ext = lowerExtension(path);
   // Write beside the target, then rename: never a half-written output.
   std::string temporary = path + ".arvrc-tmp";
   FILE *file = std::fopen(temporary.c_str(), "wb");
@@ -278,6 +426,8 @@ bool arvrc::writeImage(const std::string &path, const Image &image,
   else if (ext == "bmp")
     ok = stbi_write_bmp_to_func(writeToFile, file, image.width, image.height,
                                 image.channels, image.pixels.data());
+  else if (ext == "pfm")
+    ok = writePfm(file, image);
   else
     ok = writePNM(file, image);
   ok = !std::ferror(file) && ok;

@@ -1,9 +1,10 @@
 //===- Image.h - Reading and writing image files ----------------*- C++ -*-===//
 //
-// 8-bit images in memory (row-major, channels interleaved) and their files:
-// PNG, JPEG, BMP, TGA, PPM/PGM in; PNG, JPEG, BMP, PPM/PGM out (by the
-// output's extension). Output files are written to a temporary name and
-// renamed, so a failed run never leaves a half-written file.
+// Images in memory (row-major, channels interleaved; u8, or f32 for float
+// images) and their files: PNG, JPEG, BMP, TGA, PPM/PGM (u8) and PFM (f32)
+// in; PNG, JPEG, BMP, PPM/PGM and PFM out (by the output's extension).
+// Output files are written to a temporary name and renamed, so a failed run
+// never leaves a half-written file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +22,20 @@ constexpr int kMaxImageSide = 32768;
 
 struct Image {
   int width = 0, height = 0, channels = 0;
-  std::vector<uint8_t> pixels; ///< width * height * channels bytes.
+  /// 1 for u8 elements, 4 for f32 (PFM files).
+  int elementBytes = 1;
+  /// width * height * channels elements, elementBytes each (f32 in the
+  /// host's byte order).
+  std::vector<uint8_t> pixels;
 
+  /// The number of elements.
   size_t size() const { return static_cast<size_t>(width) * height * channels; }
+  /// The number of bytes of `pixels`.
+  size_t bytes() const { return size() * elementBytes; }
+  bool isFloat() const { return elementBytes == 4; }
+  /// Element i of a float image.
+  float floatAt(size_t i) const;
+  void setFloat(size_t i, float value);
   uint8_t &at(int x, int y, int c) {
     return pixels[(static_cast<size_t>(y) * width + x) * channels + c];
   }
@@ -32,9 +44,10 @@ struct Image {
   }
 };
 
-/// Reads `path`. With `wantChannels` of 0 the file's channels are kept;
-/// otherwise the file must have that many, or be widened losslessly
-/// (grey -> grey+alpha/RGB/RGBA, RGB -> RGBA with opaque alpha).
+/// Reads `path`: a PFM file (`.pfm`) as an f32 image, any other as u8. With
+/// `wantChannels` of 0 the file's channels are kept; otherwise the file
+/// must have that many, or be widened losslessly (grey -> grey+alpha/RGB/
+/// RGBA, RGB -> RGBA with opaque alpha: 255, or 1.0 for f32).
 /// On failure returns false and sets `error` (it names the file).
 bool readImage(const std::string &path, int wantChannels, Image &image,
                std::string &error);
@@ -50,7 +63,16 @@ bool probeImage(const std::string &path, int &width, int &height, int &channels,
 bool readNv12(const std::string &path, const std::string &size, Image &luma,
               Image &chroma, std::string &error);
 
-/// Writes `image` to `path` in the format its extension names.
+/// Whether `path` names a PFM file (by its extension).
+bool isPfmPath(const std::string &path);
+
+/// Whether an output of that kind (f32 or u8) and channel count can be
+/// written to `path` (by its extension); else sets `error`, naming it.
+bool checkOutputPath(const std::string &path, bool isFloat, int channels,
+                     std::string &error);
+
+/// Writes `image` to `path` in the format its extension names (.pfm for
+/// f32 images, another for u8).
 bool writeImage(const std::string &path, const Image &image,
                 std::string &error);
 

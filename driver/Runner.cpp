@@ -381,13 +381,13 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     bool isOutput = index >= bindings.args.size();
     const Image &image = bindings.getImage(index);
     DevicePtr ptr = 0;
-    if (!driver.allocate(image.size(), ptr)) {
+    if (!driver.allocate(image.bytes(), ptr)) {
       error = driver.getLastError();
       return false;
     }
     buffers.byArg[index] = ptr;
     if (!isOutput &&
-        !driver.copyToDevice(ptr, image.pixels.data(), image.size())) {
+        !driver.copyToDevice(ptr, image.pixels.data(), image.bytes())) {
       error = driver.getLastError();
       return false;
     }
@@ -566,7 +566,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
     Image &output = bindings.outputs[i];
     ok = driver.copyToHost(output.pixels.data(), buffers.byArg[outputArg],
-                           output.size());
+                           output.bytes());
     if (!ok)
       error = driver.getLastError();
   }

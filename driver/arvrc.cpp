@@ -4,7 +4,7 @@
 //   arvrc build k.arvr -o k.ptx [--emit=tokens|ast|arvr|loops|gpu|llvm|ptx]
 //   arvrc run k.arvr -i in.png -o out.png [--param name=value]...
 //                    [--target auto|cpu|cuda]
-//   arvrc compare a.png b.png [--max-abs N] [--min-psnr DB]
+//   arvrc compare a.png b.png [--max-abs N] [--min-psnr DB] [--diff d.png]
 //   arvrc info
 //
 // Exit codes: 0 success, 1 an error in the input (located in the .arvr
@@ -352,9 +352,20 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     ArgValue value;
     if (param.type.isImage) {
       const std::string &path = args.images[nextImage++];
-      if (param.type.scalar != arvr::ScalarType::U8) {
-        error = path + ": image files hold u8 pixels, but parameter '" +
+      // u8 images come from PNG, JPEG, ... files; f32 images from PFM.
+      bool isF32 = param.type.scalar == arvr::ScalarType::F32;
+      if (param.type.scalar != arvr::ScalarType::U8 && !isF32) {
+        error = path + ": image files hold u8 (or, in .pfm, f32) pixels, but "
+                       "parameter '" +
                 param.name + "' is " + param.type.str();
+        return false;
+      }
+      if (isF32 != isPfmPath(path)) {
+        error = path + (isF32 ? ": parameter '" + param.name + "' is " +
+                                    param.type.str() + "; give it a .pfm file"
+                              : ": a .pfm file holds f32 pixels, but "
+                                "parameter '" +
+                                    param.name + "' is " + param.type.str());
         return false;
       }
       value.isImage = true;
@@ -376,11 +387,12 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
   }
 
   for (const arvr::OutputDecl &output : kernel.outputs)
-    if (output.type.scalar != arvr::ScalarType::U8) {
+    if (output.type.scalar != arvr::ScalarType::U8 &&
+        output.type.scalar != arvr::ScalarType::F32) {
       error = "the output " +
               (kernel.namedOutputs ? "'" + output.name + "' " : "") + "of '" +
               kernel.name + "' is " + output.type.str() +
-              ", but image files hold u8 pixels";
+              ", but image files hold u8 (or, in .pfm, f32) pixels";
       return false;
     }
   return true;
@@ -404,7 +416,7 @@ bool isPattern(const std::string &path) {
 }
 
 /// `dir/name.png` for input `.../name.ext`; `dir/name.OUTPUT.png` for the
-/// output named OUTPUT of a kernel with named outputs.
+/// output named OUTPUT of a kernel with named outputs (.pfm for f32).
 std::string outputFor(const std::string &dir, const std::string &input,
                       const arvr::KernelDecl &kernel, size_t output) {
   std::string name = input.substr(input.find_last_of('/') + 1);
@@ -413,7 +425,8 @@ std::string outputFor(const std::string &dir, const std::string &input,
     name = name.substr(0, dot);
   if (kernel.namedOutputs)
     name += "." + kernel.outputs[output].name;
-  return dir + "/" + name + ".png";
+  bool isF32 = kernel.outputs[output].type.scalar == arvr::ScalarType::F32;
+  return dir + "/" + name + (isF32 ? ".pfm" : ".png");
 }
 
 int runRun(const RunArgs &args) {
@@ -528,13 +541,20 @@ int runRun(const RunArgs &args) {
       image.width = static_cast<int>(width);
       image.height = static_cast<int>(height);
       image.channels = static_cast<int>(channels);
-      image.pixels.assign(image.size(), 0);
+      image.elementBytes =
+          kernel->outputs[o].type.scalar == arvr::ScalarType::F32 ? 4 : 1;
+      image.pixels.assign(image.bytes(), 0);
       bindings.outputs.push_back(std::move(image));
     }
     std::string rangeError;
     if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
                               bindings, rangeError))
       return fail(rangeError);
+    // Every output can be written where asked, before any is: a run writes
+    // all its outputs or none.
+    for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
+      if (!checkOutputPath(path, image.isFloat(), image.channels, error))
+        return fail(error);
 
     Clock::time_point runStart = Clock::now();
     bool ok = driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
@@ -584,10 +604,48 @@ int runRun(const RunArgs &args) {
 
 struct CompareArgs {
   std::string a, b;
-  int maxAbs = -1;        ///< Fail when the largest difference exceeds this.
+  double maxAbs = -1;     ///< Fail when the largest difference exceeds this.
   double minPsnr = -1;    ///< Fail when the PSNR is below this (dB).
   double minWithin1 = -1; ///< Fail when fewer % of values are within 1.
+  std::string diff;       ///< Where to write the heat map, if anywhere.
 };
+
+/// A heat map of the differences of `a` and `b`: where they agree, `a`'s
+/// brightness, dimmed to a quarter; where they differ, a colour from
+/// yellow (the smallest difference) to red (`largest`).
+static Image heatMap(const Image &a, const Image &b, double largest) {
+  Image map;
+  map.width = a.width;
+  map.height = a.height;
+  map.channels = 3;
+  map.pixels.assign(map.size(), 0);
+  auto value = [](const Image &image, size_t i) {
+    return image.isFloat() ? double(image.floatAt(i)) : double(image.pixels[i]);
+  };
+  size_t points = size_t(a.width) * a.height;
+  for (size_t p = 0; p < points; ++p) {
+    double diff = 0, level = 0;
+    for (int c = 0; c < a.channels; ++c) {
+      size_t i = p * a.channels + c;
+      double d = std::fabs(value(a, i) - value(b, i));
+      diff = std::isnan(d) ? largest : std::max(diff, d);
+      level += value(a, i);
+    }
+    uint8_t *rgb = &map.pixels[p * 3];
+    if (diff == 0) {
+      // u8 levels are 0..255; f32 ones are taken as 0..1.
+      double grey = level / a.channels / (a.isFloat() ? 1.0 : 255.0);
+      uint8_t dim = uint8_t(std::clamp(grey, 0.0, 1.0) * 64);
+      rgb[0] = rgb[1] = rgb[2] = dim;
+      continue;
+    }
+    double t = largest > 0 ? std::min(diff / largest, 1.0) : 1.0;
+    rgb[0] = 255;
+    rgb[1] = uint8_t(std::lround(255 * (1 - t)));
+    rgb[2] = 0;
+  }
+  return map;
+}
 
 int runCompare(const CompareArgs &args) {
   Image a, b;
@@ -599,31 +657,73 @@ int runCompare(const CompareArgs &args) {
                 std::to_string(a.height) + "x" + std::to_string(a.channels) +
                 " but " + args.b + " is " + std::to_string(b.width) + "x" +
                 std::to_string(b.height) + "x" + std::to_string(b.channels));
-  int maxAbs = 0;
-  double sumAbs = 0, sumSquares = 0;
+  if (a.isFloat() != b.isFloat())
+    return fail((a.isFloat() ? args.a : args.b) + " holds f32 values but " +
+                (a.isFloat() ? args.b : args.a) +
+                " holds u8 values; compare images of one kind");
+  // Differences as doubles: u8 values are 0..255, f32 values as they are
+  // (a NaN in one image and not the other is the largest difference).
+  double maxAbs = 0, sumAbs = 0, sumSquares = 0, peak = 255;
   size_t identical = 0, withinOne = 0;
+  bool nanMismatch = false;
+  if (a.isFloat()) {
+    peak = 0;
+    for (size_t i = 0; i < b.size(); ++i)
+      if (std::isfinite(b.floatAt(i)))
+        peak = std::max(peak, double(std::fabs(b.floatAt(i))));
+    if (peak == 0)
+      peak = 1;
+  }
   for (size_t i = 0; i < a.size(); ++i) {
-    int diff = std::abs(int(a.pixels[i]) - int(b.pixels[i]));
+    double x = a.isFloat() ? a.floatAt(i) : a.pixels[i];
+    double y = b.isFloat() ? b.floatAt(i) : b.pixels[i];
+    if (std::isnan(x) || std::isnan(y)) {
+      bool same = std::isnan(x) && std::isnan(y);
+      identical += same;
+      withinOne += same;
+      nanMismatch |= !same;
+      continue;
+    }
+    double diff = x == y ? 0 : std::fabs(x - y);
     maxAbs = std::max(maxAbs, diff);
     sumAbs += diff;
-    sumSquares += double(diff) * diff;
+    sumSquares += diff * diff;
     identical += diff == 0;
     withinOne += diff <= 1;
   }
+  if (nanMismatch)
+    maxAbs = INFINITY;
   double n = static_cast<double>(a.size());
   double mse = sumSquares / n;
-  double psnr = mse == 0 ? INFINITY : 10 * std::log10(255.0 * 255.0 / mse);
-  llvm::outs()
-      << llvm::format("max abs diff   %d\n", maxAbs)
-      << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
-      << (mse == 0 ? std::string("PSNR           inf dB\n")
-                   : llvm::formatv("PSNR           {0:F2} dB\n", psnr).str())
-      << llvm::format("identical      %.3f%%\n", 100 * identical / n)
-      << llvm::format("within 1       %.3f%%\n", 100 * withinOne / n);
+  double psnr = mse == 0 ? INFINITY : 10 * std::log10(peak * peak / mse);
+  auto number = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", v);
+    return std::string(text);
+  };
+  llvm::outs() << "max abs diff   "
+               << (std::isinf(maxAbs) ? "inf (NaN in one image only)"
+                                      : number(maxAbs))
+               << "\n"
+               << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
+               << (mse == 0 ? std::string("PSNR           inf dB")
+                            : llvm::formatv("PSNR           {0:F2} dB", psnr)
+                                  .str())
+               << (a.isFloat() ? " (peak " + number(peak) +
+                                     ", the largest |value| of " + args.b + ")"
+                               : std::string())
+               << "\n"
+               << llvm::format("identical      %.3f%%\n", 100 * identical / n)
+               << llvm::format("within 1       %.3f%%\n", 100 * withinOne / n);
+  if (!args.diff.empty()) {
+    if (!writeImage(args.diff, heatMap(a, b, maxAbs), error))
+      return fail(error);
+    llvm::outs() << "heat map       " << args.diff << "\n";
+  }
   bool ok = true;
-  if (args.maxAbs >= 0 && maxAbs > args.maxAbs) {
-    llvm::errs() << "error: max abs diff " << maxAbs << " exceeds "
-                 << args.maxAbs << "\n";
+  if (args.maxAbs >= 0 && !(maxAbs <= args.maxAbs)) {
+    llvm::errs() << llvm::format("error: max abs diff %g exceeds %g\n",
+                                 maxAbs, args.maxAbs);
     ok = false;
   }
   if (args.minWithin1 >= 0 && 100 * withinOne / n < args.minWithin1) {
@@ -763,7 +863,11 @@ int main(int argc, char **argv) {
                          "Fail (exit 1) if the PSNR is lower (dB)");
   compareCmd->add_option("--min-within1", compare.minWithin1,
                          "Fail (exit 1) if fewer % of values are within 1");
-  compareCmd->footer("Example:\n  arvrc compare cpu.png gpu.png --max-abs 1");
+  compareCmd->add_option("--diff", compare.diff,
+                         "Write a heat map of the differences (.png, ...): "
+                         "equal pixels dimmed, others yellow (small) to red");
+  compareCmd->footer("Example:\n  arvrc compare cpu.png gpu.png --max-abs 1 "
+                     "--diff diff.png");
 
   CLI::App *infoCmd = app.add_subcommand(
       "info", "Show the GPU arvrc would use, or why there is none");

@@ -223,6 +223,27 @@ PY
     done
   done
 fi
+# Float images (PFM): f32 in and out, u8 to f32, f32 to u8, on the GPU
+# against the CPU.
+pfm="$src/tests/lit/Driver/Inputs/float-images.arvr"
+python3 "$src/tests/lit/Driver/Inputs/pfm.py" make "$out/in.pfm" 641 479 3
+for entry in "scale|$out/in.pfm|pfm" "to_float|$src/tests/data/odd-641x479.png|pfm" "tonemap|$out/in.pfm|png"; do
+  IFS='|' read -r kernel input ext <<<"$entry"
+  runs=$((runs + 1))
+  if "$arvrc" run "$pfm" --kernel "$kernel" -i "$input" -o "$out/pfm-$runs-cpu.$ext" --target cpu >/dev/null 2>"$out/pfm-$runs.err" &&
+     "$arvrc" run "$pfm" --kernel "$kernel" -i "$input" -o "$out/pfm-$runs-cuda.$ext" --target cuda >/dev/null 2>>"$out/pfm-$runs.err"; then
+    if cmp -s "$out/pfm-$runs-cpu.$ext" "$out/pfm-$runs-cuda.$ext"; then
+      result="identical"
+    else
+      result="DIFFERS: $("$arvrc" compare "$out/pfm-$runs-cpu.$ext" "$out/pfm-$runs-cuda.$ext" 2>&1 | head -2 | tr '\n' ';')"
+      failures=$((failures + 1))
+    fi
+  else
+    result="FAILED: $(head -c 300 "$out/pfm-$runs.err")"
+    failures=$((failures + 1))
+  fi
+  printf '%-36s %-26s %-18s %s\n' float-images.arvr "$kernel" "$(basename "$input")" "$result"
+done
 # Pixels per thread and unrolled reductions change no bit on the GPU: each
 # example with extra schedule lines against the example as it is.
 # with_schedule FILE OUT LINE...: FILE with LINEs added to its schedule.

@@ -18,7 +18,7 @@ strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
 cp -r examples "$bundle/"
 cp -r tests/data tests/golden "$bundle/tests/"
 mkdir -p "$bundle/tests/lit/Driver/Inputs" "$bundle/tests/lit/Frontend" "$bundle/bench"
-cp tests/lit/Driver/Inputs/*.arvr "$bundle/tests/lit/Driver/Inputs/"
+cp tests/lit/Driver/Inputs/*.arvr tests/lit/Driver/Inputs/*.py "$bundle/tests/lit/Driver/Inputs/"
 cp tests/lit/Frontend/mlirgen-schedule.arvr "$bundle/tests/lit/Frontend/"
 cp -r bench/cuda bench/*.cu bench/*.h bench/*.sh bench/*.py "$bundle/bench/"
 cp scripts/gpu-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
