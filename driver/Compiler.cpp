@@ -9,16 +9,23 @@
 #include "arvr/Frontend/Sema.h"
 #include "arvr/Lowering/Pipelines.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <unistd.h>
 
 using namespace arvrc;
 
@@ -37,7 +44,75 @@ struct Compilation::Impl {
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::OwningOpRef<mlir::ModuleOp> arvrModule; ///< Before lowering.
+  std::string keptKernel; ///< keepOnlyKernel's name, part of the cache key.
+  bool cached = false;
+
+  /// The file of the compile cache for this source with `options` and
+  /// `cudaPath` (resolved), lowered to `stage`; "" without a cache folder.
+  std::string cachePath(const CompileOptions &options,
+                        const std::string &cudaPath, Emit stage);
 };
+
+std::string arvrc::getCacheDir() {
+  llvm::SmallString<256> dir;
+  if (std::optional<std::string> xdg = llvm::sys::Process::GetEnv(
+          "XDG_CACHE_HOME");
+      xdg && !xdg->empty()) {
+    dir = *xdg;
+  } else if (std::optional<std::string> home =
+                 llvm::sys::Process::GetEnv("HOME");
+             home && !home->empty()) {
+    dir = *home;
+    llvm::sys::path::append(dir, ".cache");
+  } else {
+    return "";
+  }
+  llvm::sys::path::append(dir, "arvrc");
+  return dir.str().str();
+}
+
+/// What identifies this arvrc: its executable's path, size and time (a
+/// rebuilt or upgraded arvrc makes new entries).
+static std::string getSelfIdentity() {
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::sys::fs::file_status status;
+  if (self.empty() || llvm::sys::fs::status(self, status))
+    return "unknown";
+  return self + ":" + std::to_string(status.getSize()) + ":" +
+         std::to_string(status.getLastModificationTime()
+                            .time_since_epoch()
+                            .count());
+}
+
+std::string Compilation::Impl::cachePath(const CompileOptions &options,
+                                         const std::string &cudaPath,
+                                         Emit stage) {
+  std::string dir = getCacheDir();
+  if (dir.empty())
+    return "";
+  // Whether libdevice is there changes the PTX (linked or refused).
+  bool libdevice =
+      !cudaPath.empty() &&
+      llvm::sys::fs::is_directory(cudaPath + "/nvvm/libdevice");
+  llvm::SHA256 hash;
+  auto add = [&](llvm::StringRef field) {
+    hash.update(field);
+    hash.update(llvm::StringRef("\0", 1));
+  };
+  add("arvrc-cache-1");
+  add(getSelfIdentity());
+  add(sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer());
+  add(keptKernel);
+  add(options.target == Target::Cuda ? "cuda" : "cpu");
+  add(options.chip);
+  add(cudaPath);
+  add(libdevice ? "libdevice" : "no-libdevice");
+  add(std::to_string(static_cast<int>(stage)));
+  std::array<uint8_t, 32> digest = hash.final();
+  std::string name = llvm::toHex(digest, /*LowerCase=*/true);
+  return dir + "/" + name + ".mlirbc";
+}
 
 Compilation::Compilation() : impl(std::make_unique<Impl>()) {}
 Compilation::~Compilation() = default;
@@ -86,6 +161,34 @@ void Compilation::printAst(llvm::raw_ostream &os) {
   arvr::dumpAST(impl->ast, impl->diags, os);
 }
 
+/// Writes `module` in MLIR bytecode to `path` (a temporary file, then a
+/// rename, so that readers never see half an entry). A cache that cannot
+/// be written is not an error: the compilation is simply not kept.
+static void writeCacheEntry(mlir::ModuleOp module, const std::string &path) {
+  if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
+    return;
+  std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return;
+    if (mlir::failed(mlir::writeBytecodeToFile(module, os))) {
+      os.close();
+      llvm::sys::fs::remove(temporary);
+      return;
+    }
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(temporary, path))
+    llvm::sys::fs::remove(temporary);
+}
+
 bool Compilation::lower(const CompileOptions &options, Emit stage) {
   using mlir::arvr::LoweringStage;
   // Errors from MLIR (verifier, passes) print like the frontend's: with
@@ -102,6 +205,29 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   // (output sizes) after the module is lowered in place.
   if (!impl->arvrModule)
     impl->arvrModule = impl->module->clone();
+
+  // The compile cache, for modules lowered to the end.
+  impl->cached = false;
+  std::string cudaPath =
+      options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
+  std::string cacheFile;
+  if (options.useCache && !options.printIRAfterAll && !options.timing &&
+      stage >= Emit::Llvm &&
+      (options.target == Target::Cuda || stage == Emit::Llvm))
+    cacheFile = impl->cachePath(options, cudaPath, stage);
+  if (!cacheFile.empty() && llvm::sys::fs::exists(cacheFile)) {
+    // An entry that does not parse (truncated, another format) is ignored
+    // and written again below.
+    mlir::ParserConfig config(&impl->context);
+    mlir::ScopedDiagnosticHandler quiet(
+        &impl->context, [](mlir::Diagnostic &) { return mlir::success(); });
+    if (mlir::OwningOpRef<mlir::ModuleOp> cached =
+            mlir::parseSourceFile<mlir::ModuleOp>(cacheFile, config)) {
+      impl->module = std::move(cached);
+      impl->cached = true;
+      return true;
+    }
+  }
 
   LoweringStage stopAfter = stage == Emit::Loops  ? LoweringStage::Loops
                             : stage == Emit::Gpu  ? LoweringStage::Gpu
@@ -122,8 +248,7 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (options.target == Target::Cuda) {
     mlir::arvr::CudaPipelineOptions cuda;
     cuda.chip = options.chip;
-    cuda.cudaPath =
-        options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
+    cuda.cudaPath = cudaPath;
     cuda.cubin = stage == Emit::Cubin;
     if (cuda.cubin &&
         !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
@@ -138,7 +263,11 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   } else {
     mlir::arvr::buildCpuPipeline(pm, stopAfter);
   }
-  return mlir::succeeded(pm.run(*impl->module));
+  if (mlir::failed(pm.run(*impl->module)))
+    return false;
+  if (!cacheFile.empty())
+    writeCacheEntry(*impl->module, cacheFile);
+  return true;
 }
 
 void Compilation::printModule(llvm::raw_ostream &os, bool locations) {
@@ -162,6 +291,7 @@ bool Compilation::getPtx(std::string &ptx) {
 }
 
 bool Compilation::keepOnlyKernel(const std::string &name) {
+  impl->keptKernel = name;
   auto &kernels = impl->ast.kernels;
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                [&](const arvr::KernelDecl &kernel) {
@@ -173,6 +303,8 @@ bool Compilation::keepOnlyKernel(const std::string &name) {
 
 const arvr::ModuleAST &Compilation::getAst() const { return impl->ast; }
 mlir::ModuleOp Compilation::getModule() { return *impl->module; }
+bool Compilation::wasCached() const { return impl->cached; }
+
 mlir::ModuleOp Compilation::getArvrModule() {
   return impl->arvrModule ? *impl->arvrModule : *impl->module;
 }

@@ -4,6 +4,14 @@
 // runs the frontend and the lowering pipeline up to the stage asked for.
 // Errors are printed as they are found, located in the .arvr text.
 //
+// The compile cache: a module lowered to the end (LLVM for the CPU, PTX or
+// cubin for CUDA) is kept in MLIR bytecode under $XDG_CACHE_HOME/arvrc (or
+// ~/.cache/arvrc), keyed by a SHA-256 of the source, the kernel chosen, the
+// target, chip and CUDA toolkit, the stage, and arvrc's own executable
+// (its size and time), so that a later compilation of the same kernel by
+// the same arvrc only parses, checks and reads the result. The frontend
+// always runs: its errors and warnings are never skipped.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ARVRC_DRIVER_COMPILER_H
@@ -33,7 +41,14 @@ struct CompileOptions {
   /// The CUDA toolkit to link libdevice from; unset: found as
   /// mlir::arvr::findCudaToolkit() does, "" for none.
   std::optional<std::string> cudaPath;
+  /// Read and write the compile cache (never with printIRAfterAll or
+  /// timing, which ask for the pipeline to run).
+  bool useCache = true;
 };
+
+/// The folder of the compile cache: $XDG_CACHE_HOME/arvrc, else
+/// $HOME/.cache/arvrc; "" if neither variable is set.
+std::string getCacheDir();
 
 class Compilation {
 public:
@@ -64,6 +79,8 @@ public:
   mlir::ModuleOp getModule();
   /// The module as MLIRGen made it, in the arvr dialect, also once lowered.
   mlir::ModuleOp getArvrModule();
+  /// Whether the last lower() read its result from the compile cache.
+  bool wasCached() const;
 
 private:
   struct Impl;

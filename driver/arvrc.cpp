@@ -116,6 +116,7 @@ struct BuildArgs {
   std::string kernel;
   std::optional<std::string> cudaPath;
   std::string manifest; ///< Where the launch manifest goes; "" beside -o.
+  bool noCache = false;
 };
 
 /// The launch manifest's default path: `-o out.ptx` -> `out.manifest`.
@@ -137,6 +138,7 @@ int runBuild(const BuildArgs &args) {
   options.printIRAfterAll = args.printIRAfterAll;
   options.timing = args.timing;
   options.cudaPath = usableCudaPath(args.cudaPath);
+  options.useCache = !args.noCache;
   bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
   if (binary && options.target == Target::Cpu)
     return fail("--emit=" + args.emit + " needs --target cuda");
@@ -218,6 +220,7 @@ struct RunArgs {
   std::string chip = "sm_90";
   std::optional<std::string> cudaPath;
   std::string frameSize; ///< WxH of NV12 frames, if not in their names.
+  bool noCache = false;
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -495,6 +498,7 @@ int runRun(const RunArgs &args) {
   options.target = driver ? Target::Cuda : Target::Cpu;
   options.chip = args.chip;
   options.cudaPath = usableCudaPath(args.cudaPath);
+  options.useCache = !args.noCache;
   if (!compilation.lower(options, driver ? Emit::Ptx : Emit::Llvm))
     return kExitError;
   std::string error;
@@ -587,13 +591,14 @@ int runRun(const RunArgs &args) {
     double total = seconds(runTime + ioTime);
     llvm::outs() << llvm::formatv(
         "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
-        "(compile {4:F2} s once; per frame {5:F2} ms running, {6:F2} ms "
+        "(compile {4:F2} s once{7}; per frame {5:F2} ms running, {6:F2} ms "
         "reading and writing files)\n",
         frames.size(), folder,
         driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
         total > 0 ? frames.size() / total : 0.0, seconds(compileTime),
         1e3 * seconds(runTime) / frames.size(),
-        1e3 * seconds(ioTime) / frames.size());
+        1e3 * seconds(ioTime) / frames.size(),
+        compilation.wasCached() ? ", from the compile cache" : "");
   }
   return 0;
 }
@@ -813,6 +818,9 @@ int main(int argc, char **argv) {
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
+  buildCmd->add_flag("--no-cache", build.noCache,
+                     "Neither read nor write the compile cache "
+                     "($XDG_CACHE_HOME/arvrc or ~/.cache/arvrc)");
   buildCmd->add_flag("--locations", build.locations,
                      "With IR output, show each op's .arvr file:line:col");
   buildCmd->footer("Example:\n  arvrc build examples/brightness_contrast.arvr "
@@ -847,6 +855,9 @@ int main(int argc, char **argv) {
                      "Kernel to run, when the file has several");
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")
       ->check(kChipValidator);
+  runCmd->add_flag("--no-cache", run.noCache,
+                   "Neither read nor write the compile cache "
+                   "($XDG_CACHE_HOME/arvrc or ~/.cache/arvrc)");
   runCmd->footer(
       "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3\n"

@@ -14,6 +14,9 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
     [config.arvrc_tools_dir, config.llvm_tools_dir,
      config.environment.get("PATH", os.environ.get("PATH", ""))])
+# arvrc's compile cache: one folder for this test run, not the user's.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root,
+                                                    "Output", "cache")
 config.substitutions.append(("%examples",
                              os.path.join(config.arvrc_src_root, "examples")))
 config.substitutions.append(("%data",
