@@ -31,6 +31,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <chrono>
 #include <thread>
 
 using namespace arvrc;
@@ -343,10 +344,30 @@ arvrc::evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
   return sizes;
 }
 
-bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
-                      CudaDriver &driver, Bindings &bindings,
-                      std::string &error) {
+CudaKernels::CudaKernels(mlir::ModuleOp module, CudaDriver &driver)
+    : module(module), driver(driver) {}
+
+CudaKernels::~CudaKernels() {
+  for (auto &entry : loadedModules)
+    if (entry.second)
+      driver.unloadModule(entry.second);
+}
+
+/// "12.3 MiB".
+static std::string mebibytes(size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f MiB", bytes / 1048576.0);
+  return text;
+}
+
+bool CudaKernels::run(const std::string &kernel, Bindings &bindings,
+                      std::string &error, RunTimes *times) {
   using namespace mlir;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  Clock::time_point uploadStart = Clock::now();
   auto host = module.lookupSymbol<func::FuncOp>(kernel);
   if (!host) {
     error =
@@ -382,7 +403,12 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     const Image &image = bindings.getImage(index);
     DevicePtr ptr = 0;
     if (!driver.allocate(image.bytes(), ptr)) {
-      error = driver.getLastError();
+      error = (isOutput ? "output " + std::to_string(index -
+                                                     bindings.args.size())
+                        : "input image " + std::to_string(index)) +
+              " needs " + mebibytes(image.bytes()) +
+              " of GPU memory, which could not be allocated: " +
+              driver.getLastError();
       return false;
     }
     buffers.byArg[index] = ptr;
@@ -423,12 +449,16 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
                    (type.getElementTypeBitWidth() / 8);
     DevicePtr ptr = 0;
     if (bytes && !driver.allocate(bytes, ptr)) {
-      error = driver.getLastError();
+      error = "a stage of '" + kernel + "' needs " + mebibytes(bytes) +
+              " of GPU memory, which could not be allocated: " +
+              driver.getLastError();
       return false;
     }
     buffers.byAlloc[alloc] = {ptr, shape};
   }
-  std::map<std::string, void *> loadedModules;
+  if (times)
+    times->upload += since(uploadStart);
+  Clock::time_point kernelsStart = Clock::now();
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
   if (launches.empty()) {
@@ -437,7 +467,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   for (gpu::LaunchFuncOp launch : launches) {
-    // The PTX of the kernel's module, loaded once.
+    // The PTX of the kernel's module, loaded once for every run.
     std::string moduleName = launch.getKernelModuleName().str();
     void *&cuModule = loadedModules[moduleName];
     if (!cuModule) {
@@ -562,6 +592,9 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     }
   }
 
+  if (times)
+    times->kernels += since(kernelsStart);
+  Clock::time_point downloadStart = Clock::now();
   for (unsigned i = 0; ok && i < bindings.outputs.size(); ++i) {
     unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
     Image &output = bindings.outputs[i];
@@ -570,8 +603,7 @@ bool arvrc::runOnCuda(mlir::ModuleOp module, const std::string &kernel,
     if (!ok)
       error = driver.getLastError();
   }
-  for (auto &entry : loadedModules)
-    if (entry.second)
-      driver.unloadModule(entry.second);
+  if (times)
+    times->download += since(downloadStart);
   return ok;
 }

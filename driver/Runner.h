@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,10 +89,28 @@ private:
   std::unique_ptr<mlir::ExecutionEngine> engine;
 };
 
-/// Runs the kernel named `kernel` from a module lowered by the CUDA
-/// pipeline to PTX.
-bool runOnCuda(mlir::ModuleOp module, const std::string &kernel,
-               CudaDriver &driver, Bindings &bindings, std::string &error);
+/// Where the time of a GPU run goes, in seconds (summed over runs): copies
+/// to the device (with allocations), the kernels, copies back.
+struct RunTimes {
+  double upload = 0, kernels = 0, download = 0;
+};
+
+/// A module lowered by the CUDA pipeline to PTX, whose kernels run on any
+/// number of images; each PTX module is loaded (JIT-compiled by the
+/// driver) on first use and kept until this object goes.
+class CudaKernels {
+public:
+  CudaKernels(mlir::ModuleOp module, CudaDriver &driver);
+  ~CudaKernels();
+  /// Runs the kernel named `kernel` on `bindings`; adds to `times` if given.
+  bool run(const std::string &kernel, Bindings &bindings, std::string &error,
+           RunTimes *times = nullptr);
+
+private:
+  mlir::ModuleOp module;
+  CudaDriver &driver;
+  std::map<std::string, void *> loadedModules;
+};
 
 } // namespace arvrc
 

@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <future>
 #include <glob.h>
 
 #include <algorithm>
@@ -507,40 +508,59 @@ int runRun(const RunArgs &args) {
     return fail(error);
   Clock::duration compileTime = Clock::now() - start;
 
-  Clock::duration runTime{}, ioTime{};
-  bool progress = batch && llvm::errs().is_displayed();
-  for (size_t f = 0; f < frames.size(); ++f) {
+  std::unique_ptr<CudaKernels> gpu;
+  if (driver)
+    gpu = std::make_unique<CudaKernels>(compilation.getModule(), *driver);
+
+  // A frame's inputs read, outputs sized and their paths checked: done on
+  // another thread for the next frame while this one runs, as the writing
+  // of the previous frame's outputs is.
+  struct Frame {
+    Bindings bindings;
+    std::vector<std::string> outputPaths;
+    std::string error;
+    double seconds = 0; ///< Reading and preparing it.
+  };
+  auto prepare = [&](size_t f) {
     Clock::time_point frameStart = Clock::now();
+    Frame frame;
     RunArgs frameArgs = args;
     if (!frameArgs.images.empty())
       frameArgs.images[0] = frames[f];
-    std::vector<std::string> outputPaths = args.outputs;
+    frame.outputPaths = args.outputs;
     if (batch) {
-      outputPaths.clear();
+      frame.outputPaths.clear();
       for (size_t o = 0; o < kernel->outputs.size(); ++o)
-        outputPaths.push_back(outputFor(folder, frames[f], *kernel, o));
+        frame.outputPaths.push_back(outputFor(folder, frames[f], *kernel, o));
     }
-    Bindings bindings;
+    Bindings &bindings = frame.bindings;
+    std::string &error = frame.error;
+    auto done = [&]() {
+      frame.seconds = seconds(Clock::now() - frameStart);
+      return std::move(frame);
+    };
     if (!bindParams(*kernel, frameArgs, bindings, error))
-      return fail(error);
+      return done();
     // The outputs' sizes: the kernel's own arithmetic on the bound inputs.
     std::optional<std::vector<std::array<int64_t, 3>>> sizes =
         evaluateOutputSizes(compilation.getArvrModule(), kernel->name,
                             bindings);
-    if (!sizes || sizes->size() != kernel->outputs.size())
-      return fail("internal compiler error: cannot compute the outputs' sizes");
+    if (!sizes || sizes->size() != kernel->outputs.size()) {
+      error = "internal compiler error: cannot compute the outputs' sizes";
+      return done();
+    }
     for (auto [o, size] : llvm::enumerate(*sizes)) {
       auto [width, height, channels] = size;
       if (width < 1 || height < 1 || width > kMaxImageSide ||
-          height > kMaxImageSide)
-        return fail("the output " +
-                    (kernel->namedOutputs
-                         ? "'" + kernel->outputs[o].name + "' "
-                         : std::string()) +
-                    "of '" + kernel->name + "' would be " +
-                    std::to_string(width) + "x" + std::to_string(height) +
-                    ", outside 1 to " + std::to_string(kMaxImageSide) +
-                    " pixels a side");
+          height > kMaxImageSide) {
+        error = "the output " +
+                (kernel->namedOutputs ? "'" + kernel->outputs[o].name + "' "
+                                      : std::string()) +
+                "of '" + kernel->name + "' would be " + std::to_string(width) +
+                "x" + std::to_string(height) + ", outside 1 to " +
+                std::to_string(kMaxImageSide) + " pixels a side";
+        return done();
+      }
       Image image;
       image.width = static_cast<int>(width);
       image.height = static_cast<int>(height);
@@ -550,55 +570,113 @@ int runRun(const RunArgs &args) {
       image.pixels.assign(image.bytes(), 0);
       bindings.outputs.push_back(std::move(image));
     }
-    std::string rangeError;
     if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
-                              bindings, rangeError))
-      return fail(rangeError);
+                              bindings, error))
+      return done();
     // Every output can be written where asked, before any is: a run writes
     // all its outputs or none.
-    for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
+    for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
       if (!checkOutputPath(path, image.isFloat(), image.channels, error))
-        return fail(error);
+        return done();
+    return done();
+  };
+  struct Written {
+    std::string error;
+    double seconds = 0;
+  };
+  auto write = [seconds](std::vector<std::string> paths,
+                         std::vector<Image> images) {
+    Clock::time_point writeStart = Clock::now();
+    Written written;
+    for (auto [path, image] : llvm::zip(paths, images))
+      if (!writeImage(path, image, written.error))
+        break;
+    written.seconds = seconds(Clock::now() - writeStart);
+    return written;
+  };
+
+  Clock::time_point loopStart = Clock::now();
+  double runSeconds = 0, ioSeconds = 0;
+  RunTimes gpuTimes;
+  bool progress = batch && llvm::errs().is_displayed();
+  std::future<Frame> next = std::async(std::launch::async, prepare, 0);
+  std::future<Written> writing;
+  // Waits for the outputs being written; false (reported) if they failed.
+  auto finishWriting = [&]() {
+    if (!writing.valid())
+      return true;
+    Written written = writing.get();
+    ioSeconds += written.seconds;
+    if (written.error.empty())
+      return true;
+    fail(written.error);
+    return false;
+  };
+  for (size_t f = 0; f < frames.size(); ++f) {
+    Frame frame = next.get();
+    ioSeconds += frame.seconds;
+    if (!frame.error.empty()) {
+      finishWriting();
+      return fail(frame.error);
+    }
+    if (f + 1 < frames.size())
+      next = std::async(std::launch::async, prepare, f + 1);
 
     Clock::time_point runStart = Clock::now();
-    bool ok = driver ? runOnCuda(compilation.getModule(), kernel->name, *driver,
-                                 bindings, error)
-                     : cpu->run(kernel->name, bindings, error);
-    if (!ok)
+    bool ok = gpu ? gpu->run(kernel->name, frame.bindings, error, &gpuTimes)
+                  : cpu->run(kernel->name, frame.bindings, error);
+    runSeconds += seconds(Clock::now() - runStart);
+    if (!ok) {
+      finishWriting();
       return fail(error);
-    Clock::time_point runEnd = Clock::now();
-    runTime += runEnd - runStart;
-    for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
-      if (!writeImage(path, image, error))
-        return fail(error);
-    ioTime += (runStart - frameStart) + (Clock::now() - runEnd);
-
+    }
+    if (!finishWriting())
+      return kExitError;
+    std::vector<std::string> sizes;
+    for (const Image &image : frame.bindings.outputs)
+      sizes.push_back(std::to_string(image.width) + "x" +
+                      std::to_string(image.height) + ", " +
+                      std::to_string(image.channels) + " channel" +
+                      (image.channels == 1 ? "" : "s"));
+    writing = std::async(std::launch::async, write, frame.outputPaths,
+                         std::move(frame.bindings.outputs));
     if (progress)
       llvm::errs() << "\r[" << f + 1 << "/" << frames.size() << "] "
                    << frames[f] << "\x1b[K";
-    if (!batch)
-      for (auto [path, image] : llvm::zip(outputPaths, bindings.outputs))
-        llvm::outs() << "arvrc: wrote " << path << " (" << image.width << "x"
-                     << image.height << ", " << image.channels << " channel"
-                     << (image.channels == 1 ? "" : "s") << ") on "
+    if (!batch) {
+      if (!finishWriting())
+        return kExitError;
+      for (auto [path, size] : llvm::zip(frame.outputPaths, sizes))
+        llvm::outs() << "arvrc: wrote " << path << " (" << size << ") on "
                      << (driver ? "cuda, " + driver->getDeviceName()
                                 : std::string("cpu"))
                      << "\n";
+    }
   }
+  if (!finishWriting())
+    return kExitError;
   if (progress)
     llvm::errs() << "\n";
   if (batch) {
-    double total = seconds(runTime + ioTime);
+    double total = seconds(Clock::now() - loopStart);
+    double n = static_cast<double>(frames.size());
+    std::string split =
+        gpu ? llvm::formatv(" ({0:F2} copying in, {1:F2} in kernels, {2:F2} "
+                            "copying out)",
+                            1e3 * gpuTimes.upload / n,
+                            1e3 * gpuTimes.kernels / n,
+                            1e3 * gpuTimes.download / n)
+                  .str()
+            : std::string();
     llvm::outs() << llvm::formatv(
         "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
-        "(compile {4:F2} s once{7}; per frame {5:F2} ms running, {6:F2} ms "
-        "reading and writing files)\n",
+        "(compile {4:F2} s once{7}; per frame {5:F2} ms running{8}, {6:F2} ms "
+        "reading and writing files, overlapped with running)\n",
         frames.size(), folder,
         driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
-        total > 0 ? frames.size() / total : 0.0, seconds(compileTime),
-        1e3 * seconds(runTime) / frames.size(),
-        1e3 * seconds(ioTime) / frames.size(),
-        compilation.wasCached() ? ", from the compile cache" : "");
+        total > 0 ? n / total : 0.0, seconds(compileTime),
+        1e3 * runSeconds / n, 1e3 * ioSeconds / n,
+        compilation.wasCached() ? ", from the compile cache" : "", split);
   }
   return 0;
 }
