@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The part of the sanitizer suite CI runs (the whole suite, a full
+# AddressSanitizer + UndefinedBehaviorSanitizer build of arvrc, takes longer
+# than a CI run should: scripts/sanitizer-tests.sh, results in
+# docs/sanitizers.md). Builds the doctest unit tests (lexer, parser, Sema:
+# every construct and every diagnostic they test) with the frontend's
+# sources under ASan + UBSan (Debian's clang), against the normal build's
+# dialect library and the uninstrumented MLIR/LLVM, and runs them with leak
+# detection. With fuzz-smoke, which runs every .arvr file of the repository
+# and every test image (the bad-input corpus too) through instrumented
+# frontend, MLIRGen, lowering to loops and image reading, this is CI's
+# sanitizer coverage.
+#
+#   scripts/sanitizer-unit-tests.sh   (after scripts/build.sh)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+if ! command -v clang++ >/dev/null; then
+  echo "SKIPPED: no clang++ (scripts/setup.sh installs clang)"
+  exit 77
+fi
+if [ ! -f build/dialect/libArvrDialect.a ]; then
+  echo "error: build the project first (scripts/build.sh)" >&2
+  exit 1
+fi
+llvm=/usr/lib/llvm-22
+out=build-asan-unit
+mkdir -p "$out"
+sources=(tests/unit/*.cpp frontend/lib/*.cpp)
+newest=$(ls -t "${sources[@]}" frontend/include/arvr/Frontend/*.h tests/unit/*.h \
+         build/dialect/libArvrDialect.a | head -1)
+if [ ! -x "$out/arvr-unit-tests" ] || [ "$newest" -nt "$out/arvr-unit-tests" ]; then
+  echo "building $out/arvr-unit-tests (ASan + UBSan)"
+  clang++ -g -O1 -std=c++17 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    -fno-omit-frame-pointer -Ifrontend/include -Idialect/include -Ibuild/dialect/include \
+    -isystem "$llvm/include" "${sources[@]}" -o "$out/arvr-unit-tests" \
+    build/dialect/libArvrDialect.a -L"$llvm/lib" -lMLIR -lLLVM -Wl,-rpath,"$llvm/lib"
+fi
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  "$out/arvr-unit-tests"
