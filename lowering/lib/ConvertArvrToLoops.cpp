@@ -473,6 +473,10 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
+/// Reductions over at most this many values, with bounds known when
+/// compiling, are unrolled completely (arvr-unroll-reductions).
+constexpr int64_t kFullUnrollLimit = 16;
+
 /// The loop of a reduction: scf.for over i from lower to upper (included)
 /// carrying `inits`; each iteration computes the region's term for i and
 /// yields `combine(i, term, carried values)`. Replaces `reduce` with the
@@ -491,6 +495,15 @@ static void lowerReductionLoop(
       arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
   Value end = arith::AddIOp::create(rewriter, loc, upper, one);
   std::optional<int64_t> unroll = reduce.getUnroll();
+  // A small range known when compiling is unrolled completely, unless the
+  // schedule says otherwise.
+  IntegerAttr lowerValue, upperValue;
+  if (!unroll && matchPattern(adaptor.getLower(), m_Constant(&lowerValue)) &&
+      matchPattern(adaptor.getUpper(), m_Constant(&upperValue))) {
+    int64_t count = upperValue.getInt() - lowerValue.getInt() + 1;
+    if (count > 1 && count <= kFullUnrollLimit)
+      unroll = count;
+  }
   // An unrolled loop's trip count is computed from its bounds: an empty
   // range ends where it starts.
   if (unroll)

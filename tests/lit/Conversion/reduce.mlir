@@ -106,3 +106,38 @@ arvr.kernel @unrolled(%src: !arvr.image<ui8, 1>, %r: i32) -> !arvr.image<f32, 1>
   }
   arvr.return %out : !arvr.image<f32, 1>
 }
+
+// -----
+
+// A small range known when compiling (-2..2, 5 values) is marked to be
+// unrolled completely; a large one (0..99) is not.
+// CHECK-LABEL: func.func @static_range
+// CHECK: scf.for
+// CHECK: } {arvr.unroll = 5 : i64}
+// CHECK: scf.for
+// CHECK-NOT: arvr.unroll
+// CHECK: return
+arvr.kernel @static_range(%src: !arvr.image<ui8, 1>) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %lo = arith.constant -2 : i32
+    %hi = arith.constant 2 : i32
+    %s = arvr.reduce sum %lo to %hi : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    %zero = arith.constant 0 : i32
+    %big = arith.constant 99 : i32
+    %t = arvr.reduce sum %zero to %big : f32 {
+    ^bb0(%i: i32):
+      %f = arith.sitofp %i : i32 to f32
+      arvr.yield %f : f32
+    }
+    %r = arith.addf %s, %t : f32
+    arvr.yield %r : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}
