@@ -204,7 +204,8 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
   raw.height = static_cast<int>(height);
   raw.channels = fileChannels;
   raw.elementBytes = 4;
-  raw.pixels.resize(raw.bytes());
+  // The file must hold exactly the pixels its header declares: checked
+  // before any memory is allocated for them.
   long start = std::ftell(file);
   std::fseek(file, 0, SEEK_END);
   long actual = std::ftell(file) - start;
@@ -216,6 +217,7 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
             " PFM has " + std::to_string(raw.bytes());
     return false;
   }
+  raw.pixels.resize(raw.bytes());
   // Rows bottom-up in the file, top-down in memory.
   size_t rowBytes = size_t(width) * fileChannels * 4;
   for (long y = height - 1; y >= 0; --y)

@@ -27,6 +27,8 @@ while IFS='|' read -r file use fragment; do
            cmd=("$arvrc" build "$input" -o "$out") ;;
     run)   out="$work/$name.png"
            cmd=("${bc[@]}" -o "$out" --target cpu) ;;
+    pfm)   out="$work/$name.out.pfm"
+           cmd=("$arvrc" run "$src/tests/lit/Driver/Inputs/float-images.arvr" --kernel scale -i "$input" -o "$out" --target cpu) ;;
     nv12)  out="$work/$name.png"
            cmd=("$arvrc" run "$src/examples/nv12_to_rgb.arvr" -i "$input" -o "$out" --target cpu) ;;
     # A good image, a parameter of the wrong type / one that does not exist.

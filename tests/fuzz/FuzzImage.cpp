@@ -2,8 +2,8 @@
 //
 // Writes the bytes to a file and reads it as arvrc does: probed, decoded
 // (PNG, JPEG, BMP, TGA, PPM/PGM through stb) with the file's channels and
-// widened to 3 and 4, and as a raw NV12 frame of a fixed and of a named
-// size. Files that declare more than 512x512 pixels are only probed (large
+// widened to 3 and 4, as a raw NV12 frame of a fixed and of a named size,
+// and as a PFM file (f32). Files that declare more than 512x512 pixels are only probed (large
 // decodes at every run would leave no time for anything else; the size
 // limits have their own tests).
 // Errors are expected; a crash or sanitizer report is a bug. Built and run
@@ -42,5 +42,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   arvrc::Image luma, chroma;
   (void)arvrc::readNv12(path, "", luma, chroma, error);
   (void)arvrc::readNv12(path, "4x2", luma, chroma, error);
+  // The same bytes as a PFM file (f32 images), as it is and widened.
+  static const std::string pfm =
+      "/tmp/arvrc-fuzz-image-" + std::to_string(getpid()) + ".pfm";
+  if (std::rename(path.c_str(), pfm.c_str()) == 0)
+    for (int want : {0, 3, 4}) {
+      arvrc::Image image;
+      if (arvrc::readImage(pfm, want, image, error) &&
+          image.bytes() != image.pixels.size())
+        __builtin_trap();
+    }
   return 0;
 }
