@@ -20,6 +20,7 @@ using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
+using CUevent = void *;
 using CUdeviceptr = unsigned long long;
 using CUjit_option = int;
 
@@ -54,6 +55,17 @@ struct CudaDriver::Api {
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuMemAllocHost)(void **, size_t);
+  CUresult (*cuMemFreeHost)(void *);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
@@ -99,6 +111,17 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &whyNot) {
       lookup(library, "cuModuleGetFunction", api.cuModuleGetFunction) &&
       lookup(library, "cuLaunchKernel", api.cuLaunchKernel) &&
       lookup(library, "cuFuncSetAttribute", api.cuFuncSetAttribute) &&
+      lookup(library, "cuMemAllocHost_v2", api.cuMemAllocHost) &&
+      lookup(library, "cuMemFreeHost", api.cuMemFreeHost) &&
+      lookup(library, "cuMemcpyHtoDAsync_v2", api.cuMemcpyHtoDAsync) &&
+      lookup(library, "cuMemcpyDtoHAsync_v2", api.cuMemcpyDtoHAsync) &&
+      lookup(library, "cuStreamCreate", api.cuStreamCreate) &&
+      lookup(library, "cuStreamDestroy_v2", api.cuStreamDestroy) &&
+      lookup(library, "cuStreamSynchronize", api.cuStreamSynchronize) &&
+      lookup(library, "cuEventCreate", api.cuEventCreate) &&
+      lookup(library, "cuEventDestroy_v2", api.cuEventDestroy) &&
+      lookup(library, "cuEventRecord", api.cuEventRecord) &&
+      lookup(library, "cuEventElapsedTime", api.cuEventElapsedTime) &&
       lookup(library, "cuGetErrorName", api.cuGetErrorName) &&
       lookup(library, "cuGetErrorString", api.cuGetErrorString);
   if (!found) {
@@ -195,9 +218,53 @@ bool CudaDriver::getFunction(void *module, const std::string &name,
   return check(api->cuModuleGetFunction(&function, module, name.c_str()),
                "cuModuleGetFunction");
 }
+bool CudaDriver::allocateHost(size_t bytes, void *&ptr) {
+  return check(api->cuMemAllocHost(&ptr, bytes ? bytes : 1), "cuMemAllocHost");
+}
+bool CudaDriver::freeHost(void *ptr) {
+  return check(api->cuMemFreeHost(ptr), "cuMemFreeHost");
+}
+bool CudaDriver::copyToDeviceAsync(DevicePtr dst, const void *src,
+                                   size_t bytes, void *stream) {
+  return check(api->cuMemcpyHtoDAsync(dst, src, bytes, stream),
+               "cuMemcpyHtoDAsync");
+}
+bool CudaDriver::copyToHostAsync(void *dst, DevicePtr src, size_t bytes,
+                                 void *stream) {
+  return check(api->cuMemcpyDtoHAsync(dst, src, bytes, stream),
+               "cuMemcpyDtoHAsync");
+}
+bool CudaDriver::createStream(void *&stream) {
+  return check(api->cuStreamCreate(&stream, /*CU_STREAM_NON_BLOCKING=*/1),
+               "cuStreamCreate");
+}
+bool CudaDriver::destroyStream(void *stream) {
+  return check(api->cuStreamDestroy(stream), "cuStreamDestroy");
+}
+bool CudaDriver::synchronizeStream(void *stream) {
+  return check(api->cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+bool CudaDriver::createEvent(void *&event) {
+  return check(api->cuEventCreate(&event, /*CU_EVENT_DEFAULT=*/0),
+               "cuEventCreate");
+}
+bool CudaDriver::destroyEvent(void *event) {
+  return check(api->cuEventDestroy(event), "cuEventDestroy");
+}
+bool CudaDriver::recordEvent(void *event, void *stream) {
+  return check(api->cuEventRecord(event, stream), "cuEventRecord");
+}
+bool CudaDriver::elapsedSeconds(void *start, void *end, double &seconds) {
+  float ms = 0;
+  if (!check(api->cuEventElapsedTime(&ms, start, end), "cuEventElapsedTime"))
+    return false;
+  seconds = ms / 1e3;
+  return true;
+}
+
 bool CudaDriver::launch(void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned sharedBytes,
-                        std::vector<void *> &params) {
+                        std::vector<void *> &params, void *stream) {
   // Beyond 48 KiB of dynamic shared memory, a kernel must opt in.
   if (sharedBytes > 48 * 1024 &&
       !check(api->cuFuncSetAttribute(function, kFuncMaxDynamicSharedBytes,
@@ -206,7 +273,7 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
     return false;
   return check(api->cuLaunchKernel(function, grid[0], grid[1], grid[2],
                                    block[0], block[1], block[2], sharedBytes,
-                                   /*stream=*/nullptr, params.data(), nullptr),
+                                   stream, params.data(), nullptr),
                "cuLaunchKernel");
 }
 bool CudaDriver::synchronize() {

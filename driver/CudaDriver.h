@@ -42,10 +42,30 @@ public:
   bool loadModule(const std::string &ptx, void *&module);
   bool unloadModule(void *module);
   bool getFunction(void *module, const std::string &name, void *&function);
-  /// Launches `function` with `sharedBytes` of dynamic shared memory.
+  /// Launches `function` with `sharedBytes` of dynamic shared memory, on
+  /// `stream` (null: the default stream).
   bool launch(void *function, const unsigned grid[3], const unsigned block[3],
-              unsigned sharedBytes, std::vector<void *> &params);
+              unsigned sharedBytes, std::vector<void *> &params,
+              void *stream = nullptr);
   bool synchronize();
+
+  /// Page-locked host memory, which asynchronous copies need.
+  bool allocateHost(size_t bytes, void *&ptr);
+  bool freeHost(void *ptr);
+  /// Copies queued on `stream` (host memory from allocateHost).
+  bool copyToDeviceAsync(DevicePtr dst, const void *src, size_t bytes,
+                         void *stream);
+  bool copyToHostAsync(void *dst, DevicePtr src, size_t bytes, void *stream);
+  /// Streams (non-blocking: independent of the default stream) and the
+  /// events that time them.
+  bool createStream(void *&stream);
+  bool destroyStream(void *stream);
+  bool synchronizeStream(void *stream);
+  bool createEvent(void *&event);
+  bool destroyEvent(void *event);
+  bool recordEvent(void *event, void *stream);
+  /// The time between two recorded events.
+  bool elapsedSeconds(void *start, void *end, double &seconds);
 
   /// What the last failing call was and why, e.g.
   /// "cuMemAlloc: out of memory (CUDA_ERROR_OUT_OF_MEMORY)".

@@ -117,6 +117,38 @@ static bool jpegHuffmanTablesFit(FILE *file) {
   }
 }
 
+/// Whether the width, height and maximum value of a binary PPM/PGM (P6, P5)
+/// in `file` (from its start) each have at most 9 digits. Debian's stb_image
+/// reads them into an int without a bound (signed overflow, found by
+/// tests/fuzz/FuzzImage.cpp), so longer ones are refused before stb reads
+/// the file. Files of other formats pass.
+static bool pnmHeaderFits(FILE *file) {
+  int p = std::fgetc(file), kind = std::fgetc(file);
+  if (p != 'P' || (kind != '5' && kind != '6'))
+    return true;
+  int c = std::fgetc(file);
+  for (int field = 0; field < 3; ++field) {
+    // White space and comments (stb's rules: '#' to the end of the line).
+    for (;;) {
+      while (c != EOF && std::isspace(c))
+        c = std::fgetc(file);
+      if (c != '#')
+        break;
+      while (c != EOF && c != '\n' && c != '\r')
+        c = std::fgetc(file);
+    }
+    int digits = 0;
+    while (c != EOF && c >= '0' && c <= '9') {
+      if (++digits > 9)
+        return false;
+      c = std::fgetc(file);
+    }
+    if (digits == 0)
+      return true; // Malformed: stb refuses it on its own.
+  }
+  return true;
+}
+
 bool arvrc::probeImage(const std::string &path, int &width, int &height,
                        int &channels, std::string &error) {
   FILE *file = std::fopen(path.c_str(), "rb");
@@ -128,6 +160,12 @@ bool arvrc::probeImage(const std::string &path, int &width, int &height,
     std::fclose(file);
     error = path + ": corrupt JPEG (a Huffman table declares more than 256 "
                    "codes)";
+    return false;
+  }
+  std::rewind(file);
+  if (!pnmHeaderFits(file)) {
+    std::fclose(file);
+    error = path + ": corrupt PPM/PGM header (a number of more than 9 digits)";
     return false;
   }
   std::rewind(file);

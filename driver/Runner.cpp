@@ -274,20 +274,81 @@ private:
 /// Device buffers of one run, freed at the end of it: one per image
 /// argument, and one per intermediate stage (a memref.alloc of the host
 /// function), with its (height, width, channels).
+/// Where each image and stage of a launch lives (the slot owns them).
 struct DeviceBuffers {
-  explicit DeviceBuffers(CudaDriver &driver) : driver(driver) {}
-  ~DeviceBuffers() {
-    for (auto &entry : byArg)
-      driver.free(entry.second);
-    for (auto &entry : byAlloc)
-      driver.free(entry.second.first);
-  }
-  CudaDriver &driver;
   std::map<unsigned, DevicePtr> byArg;
   llvm::DenseMap<mlir::Operation *,
                  std::pair<DevicePtr, std::array<int64_t, 3>>>
       byAlloc;
 };
+
+/// A buffer reused from frame to frame: grown when a frame needs more.
+struct Reusable {
+  DevicePtr device = 0;
+  void *host = nullptr; ///< Page-locked staging, for images of the kernel.
+  size_t capacity = 0;
+};
+
+} // namespace
+
+/// One frame's worth of GPU resources: a stream, events timing its copies
+/// and kernels, and buffers (device memory for every image and stage,
+/// page-locked staging for the kernel's images) kept for the next frame.
+struct arvrc::CudaSlot {
+  explicit CudaSlot(CudaDriver &driver) : driver(driver) {}
+  ~CudaSlot() {
+    if (stream)
+      driver.synchronizeStream(stream);
+    for (auto &entry : buffers) {
+      if (entry.second.device)
+        driver.free(entry.second.device);
+      if (entry.second.host)
+        driver.freeHost(entry.second.host);
+    }
+    for (void *event : events)
+      if (event)
+        driver.destroyEvent(event);
+    if (stream)
+      driver.destroyStream(stream);
+  }
+  bool init(std::string &error) {
+    if (driver.createStream(stream) && driver.createEvent(events[0]) &&
+        driver.createEvent(events[1]) && driver.createEvent(events[2]) &&
+        driver.createEvent(events[3]))
+      return true;
+    error = driver.getLastError();
+    return false;
+  }
+  /// The buffer `key` with at least `bytes` of device memory (and as much
+  /// staging if `staged`); false (driver error kept) if that fails.
+  bool reserve(const void *key, size_t bytes, bool staged, Reusable *&out) {
+    Reusable &buffer = buffers[key];
+    out = &buffer;
+    if (buffer.capacity >= bytes && (!staged || buffer.host))
+      return true;
+    if (buffer.device)
+      driver.free(buffer.device);
+    if (buffer.host)
+      driver.freeHost(buffer.host);
+    buffer = Reusable();
+    if (!driver.allocate(bytes, buffer.device))
+      return false;
+    if (staged && !driver.allocateHost(bytes, buffer.host))
+      return false;
+    buffer.capacity = bytes;
+    return true;
+  }
+
+  CudaDriver &driver;
+  void *stream = nullptr;
+  /// Before the uploads, after them, after the kernels, after the downloads.
+  void *events[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::map<const void *, Reusable> buffers;
+  /// Of the frame in flight: where each output comes back to.
+  std::vector<std::pair<Image *, void *>> outputs;
+};
+
+namespace {
 
 } // namespace
 
@@ -362,12 +423,42 @@ static std::string mebibytes(size_t bytes) {
 
 bool CudaKernels::run(const std::string &kernel, Bindings &bindings,
                       std::string &error, RunTimes *times) {
+  std::shared_ptr<CudaSlot> slot = createSlot(error);
+  return slot && submit(kernel, bindings, *slot, error) &&
+         finish(*slot, error, times);
+}
+
+std::shared_ptr<CudaSlot> CudaKernels::createSlot(std::string &error) {
+  auto slot = std::make_shared<CudaSlot>(driver);
+  if (!slot->init(error))
+    return nullptr;
+  return slot;
+}
+
+bool CudaKernels::finish(CudaSlot &slot, std::string &error,
+                         RunTimes *times) {
+  if (!driver.synchronizeStream(slot.stream)) {
+    error = driver.getLastError();
+    return false;
+  }
+  for (auto [image, staging] : slot.outputs)
+    std::memcpy(image->pixels.data(), staging, image->bytes());
+  slot.outputs.clear();
+  double upload = 0, kernels = 0, download = 0;
+  if (times && driver.elapsedSeconds(slot.events[0], slot.events[1], upload) &&
+      driver.elapsedSeconds(slot.events[1], slot.events[2], kernels) &&
+      driver.elapsedSeconds(slot.events[2], slot.events[3], download)) {
+    times->upload += upload;
+    times->kernels += kernels;
+    times->download += download;
+  }
+  return true;
+}
+
+bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
+                         CudaSlot &slot, std::string &error) {
   using namespace mlir;
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  Clock::time_point uploadStart = Clock::now();
+  void *stream = slot.stream;
   auto host = module.lookupSymbol<func::FuncOp>(kernel);
   if (!host) {
     error =
@@ -393,27 +484,40 @@ bool CudaKernels::run(const std::string &kernel, Bindings &bindings,
                      : "input image " + std::to_string(i)))
       return false;
 
-  // Upload every image argument; outputs get buffers too.
-  DeviceBuffers buffers(driver);
+  // Upload every image argument through its staging buffer, on the slot's
+  // stream; outputs get buffers too.
+  DeviceBuffers buffers;
+  if (!driver.recordEvent(slot.events[0], stream)) {
+    error = driver.getLastError();
+    return false;
+  }
   for (BlockArgument arg : host.getArguments()) {
     if (!isa<MemRefType>(arg.getType()))
       continue;
     unsigned index = arg.getArgNumber();
     bool isOutput = index >= bindings.args.size();
-    const Image &image = bindings.getImage(index);
-    DevicePtr ptr = 0;
-    if (!driver.allocate(image.bytes(), ptr)) {
+    Image &image = bindings.getImage(index);
+    Reusable *buffer = nullptr;
+    // Keys: the argument's number, as a small non-pointer value.
+    const void *key = reinterpret_cast<const void *>(uintptr_t(index) + 1);
+    if (!slot.reserve(key, image.bytes(), /*staged=*/true, buffer)) {
       error = (isOutput ? "output " + std::to_string(index -
                                                      bindings.args.size())
                         : "input image " + std::to_string(index)) +
               " needs " + mebibytes(image.bytes()) +
-              " of GPU memory, which could not be allocated: " +
+              " of GPU memory (and as much page-locked host memory), which "
+              "could not be allocated: " +
               driver.getLastError();
       return false;
     }
-    buffers.byArg[index] = ptr;
-    if (!isOutput &&
-        !driver.copyToDevice(ptr, image.pixels.data(), image.bytes())) {
+    buffers.byArg[index] = buffer->device;
+    if (isOutput) {
+      slot.outputs.push_back({&image, buffer->host});
+      continue;
+    }
+    std::memcpy(buffer->host, image.pixels.data(), image.bytes());
+    if (!driver.copyToDeviceAsync(buffer->device, buffer->host, image.bytes(),
+                                  stream)) {
       error = driver.getLastError();
       return false;
     }
@@ -447,18 +551,20 @@ bool CudaKernels::run(const std::string &kernel, Bindings &bindings,
       return false;
     size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
                    (type.getElementTypeBitWidth() / 8);
-    DevicePtr ptr = 0;
-    if (bytes && !driver.allocate(bytes, ptr)) {
+    Reusable *buffer = nullptr;
+    if (!slot.reserve(alloc.getOperation(), bytes, /*staged=*/false,
+                      buffer)) {
       error = "a stage of '" + kernel + "' needs " + mebibytes(bytes) +
               " of GPU memory, which could not be allocated: " +
               driver.getLastError();
       return false;
     }
-    buffers.byAlloc[alloc] = {ptr, shape};
+    buffers.byAlloc[alloc] = {buffer->device, shape};
   }
-  if (times)
-    times->upload += since(uploadStart);
-  Clock::time_point kernelsStart = Clock::now();
+  if (!driver.recordEvent(slot.events[1], stream)) {
+    error = driver.getLastError();
+    return false;
+  }
   bool ok = true;
   auto launches = host.getOps<gpu::LaunchFuncOp>();
   if (launches.empty()) {
@@ -584,26 +690,23 @@ bool CudaKernels::run(const std::string &kernel, Bindings &bindings,
       }
       sharedBytes = static_cast<unsigned>(*bytes);
     }
-    if (!driver.launch(function, grid, block, sharedBytes, params) ||
-        !driver.synchronize()) {
+    if (!driver.launch(function, grid, block, sharedBytes, params, stream)) {
       error = driver.getLastError();
       ok = false;
       break;
     }
   }
 
-  if (times)
-    times->kernels += since(kernelsStart);
-  Clock::time_point downloadStart = Clock::now();
-  for (unsigned i = 0; ok && i < bindings.outputs.size(); ++i) {
+  ok = ok && driver.recordEvent(slot.events[2], stream);
+  for (unsigned i = 0; ok && i < slot.outputs.size(); ++i) {
     unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
     Image &output = bindings.outputs[i];
-    ok = driver.copyToHost(output.pixels.data(), buffers.byArg[outputArg],
-                           output.bytes());
-    if (!ok)
-      error = driver.getLastError();
+    ok = driver.copyToHostAsync(slot.outputs[i].second,
+                                buffers.byArg[outputArg], output.bytes(),
+                                stream);
   }
-  if (times)
-    times->download += since(downloadStart);
+  ok = ok && driver.recordEvent(slot.events[3], stream);
+  if (!ok && error.empty())
+    error = driver.getLastError();
   return ok;
 }

@@ -95,6 +95,10 @@ struct RunTimes {
   double upload = 0, kernels = 0, download = 0;
 };
 
+/// The GPU resources of one frame in flight: a CUDA stream, its events,
+/// device buffers and page-locked staging, reused by the next frame.
+struct CudaSlot;
+
 /// A module lowered by the CUDA pipeline to PTX, whose kernels run on any
 /// number of images; each PTX module is loaded (JIT-compiled by the
 /// driver) on first use and kept until this object goes.
@@ -102,9 +106,21 @@ class CudaKernels {
 public:
   CudaKernels(mlir::ModuleOp module, CudaDriver &driver);
   ~CudaKernels();
-  /// Runs the kernel named `kernel` on `bindings`; adds to `times` if given.
+  /// Runs the kernel named `kernel` on `bindings`, to the end; adds to
+  /// `times` if given.
   bool run(const std::string &kernel, Bindings &bindings, std::string &error,
            RunTimes *times = nullptr);
+
+  /// Frames in flight, for many frames: submit() queues a frame's uploads,
+  /// launches and downloads on its slot's stream and returns; finish()
+  /// waits for them and fills the frame's outputs. Frames on two slots
+  /// overlap: one's copies with the other's kernels.
+  std::shared_ptr<CudaSlot> createSlot(std::string &error);
+  /// `bindings` must live, and its outputs stay where they are, until
+  /// finish() on the same slot.
+  bool submit(const std::string &kernel, Bindings &bindings, CudaSlot &slot,
+              std::string &error);
+  bool finish(CudaSlot &slot, std::string &error, RunTimes *times = nullptr);
 
 private:
   mlir::ModuleOp module;

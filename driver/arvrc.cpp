@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <deque>
 #include <future>
 #include <glob.h>
 
@@ -612,26 +613,11 @@ int runRun(const RunArgs &args) {
     fail(written.error);
     return false;
   };
-  for (size_t f = 0; f < frames.size(); ++f) {
-    Frame frame = next.get();
-    ioSeconds += frame.seconds;
-    if (!frame.error.empty()) {
-      finishWriting();
-      return fail(frame.error);
-    }
-    if (f + 1 < frames.size())
-      next = std::async(std::launch::async, prepare, f + 1);
-
-    Clock::time_point runStart = Clock::now();
-    bool ok = gpu ? gpu->run(kernel->name, frame.bindings, error, &gpuTimes)
-                  : cpu->run(kernel->name, frame.bindings, error);
-    runSeconds += seconds(Clock::now() - runStart);
-    if (!ok) {
-      finishWriting();
-      return fail(error);
-    }
+  // The outputs of a frame that has run: written on another thread (after
+  // the previous frame's), and reported.
+  auto hand = [&](size_t f, Frame &frame) {
     if (!finishWriting())
-      return kExitError;
+      return false;
     std::vector<std::string> sizes;
     for (const Image &image : frame.bindings.outputs)
       sizes.push_back(std::to_string(image.width) + "x" +
@@ -645,14 +631,79 @@ int runRun(const RunArgs &args) {
                    << frames[f] << "\x1b[K";
     if (!batch) {
       if (!finishWriting())
-        return kExitError;
+        return false;
       for (auto [path, size] : llvm::zip(frame.outputPaths, sizes))
         llvm::outs() << "arvrc: wrote " << path << " (" << size << ") on "
                      << (driver ? "cuda, " + driver->getDeviceName()
                                 : std::string("cpu"))
                      << "\n";
     }
+    return true;
+  };
+  // On the GPU, frames take turns on two slots (each a CUDA stream with its
+  // buffers): frame f's copies and kernels are queued while frame f-1's
+  // are still running, then frame f-1 is finished and handed on.
+  std::shared_ptr<CudaSlot> slots[2];
+  if (gpu)
+    for (auto &slot : slots)
+      if (!(slot = gpu->createSlot(error)))
+        return fail(error);
+  std::deque<std::pair<size_t, Frame>> inFlight;
+  auto finishOldest = [&]() {
+    auto &[f, frame] = inFlight.front();
+    Clock::time_point waitStart = Clock::now();
+    bool ok = gpu->finish(*slots[f % 2], error, &gpuTimes);
+    runSeconds += seconds(Clock::now() - waitStart);
+    if (!ok) {
+      finishWriting();
+      fail(error);
+      return false;
+    }
+    ok = hand(f, frame);
+    inFlight.pop_front();
+    return ok;
+  };
+  for (size_t f = 0; f < frames.size(); ++f) {
+    Frame frame = next.get();
+    ioSeconds += frame.seconds;
+    if (!frame.error.empty()) {
+      while (!inFlight.empty() && finishOldest()) {
+      }
+      finishWriting();
+      return fail(frame.error);
+    }
+    if (f + 1 < frames.size())
+      next = std::async(std::launch::async, prepare, f + 1);
+
+    Clock::time_point runStart = Clock::now();
+    if (gpu) {
+      // A slot is free once the frame before the previous one is finished.
+      if (inFlight.size() == 2 && !finishOldest())
+        return kExitError;
+      inFlight.emplace_back(f, std::move(frame));
+      bool ok = gpu->submit(kernel->name, inFlight.back().second.bindings,
+                            *slots[f % 2], error);
+      runSeconds += seconds(Clock::now() - runStart);
+      if (!ok) {
+        finishWriting();
+        return fail(error);
+      }
+      if (inFlight.size() == 2 && !finishOldest())
+        return kExitError;
+      continue;
+    }
+    bool ok = cpu->run(kernel->name, frame.bindings, error);
+    runSeconds += seconds(Clock::now() - runStart);
+    if (!ok) {
+      finishWriting();
+      return fail(error);
+    }
+    if (!hand(f, frame))
+      return kExitError;
   }
+  while (!inFlight.empty())
+    if (!finishOldest())
+      return kExitError;
   if (!finishWriting())
     return kExitError;
   if (progress)

@@ -59,7 +59,7 @@ cp tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/pattern_7x3.nv12 \
    tests/data/pattern_1x1.nv12 "$out/corpus-image/" 2>/dev/null || true
 find tests/fuzz/corpus-image -type f -exec cp {} "$out/corpus-image/" \; 2>/dev/null || true
 # The bad-input corpus's images (corrupt, truncated, lying headers) too.
-find tests/bad-inputs -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.nv12' -o -name '*.pfm' \) \
+find tests/bad-inputs -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.nv12' -o -name '*.pfm' -o -name '*.ppm' \) \
   -exec cp {} "$out/corpus-image/" \; 2>/dev/null || true
 
 status=0
