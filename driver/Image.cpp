@@ -117,36 +117,59 @@ static bool jpegHuffmanTablesFit(FILE *file) {
   }
 }
 
-/// Whether the width, height and maximum value of a binary PPM/PGM (P6, P5)
-/// in `file` (from its start) each have at most 9 digits. Debian's stb_image
-/// reads them into an int without a bound (signed overflow, found by
-/// tests/fuzz/FuzzImage.cpp), so longer ones are refused before stb reads
-/// the file. Files of other formats pass.
-static bool pnmHeaderFits(FILE *file) {
+/// Checks the header of a binary PPM/PGM (P6, P5) in `file` (from its
+/// start) before stb reads it: three numbers (width, height, maximum value)
+/// of at most 9 digits each, each followed by white space or a comment, a
+/// maximum value of 1 to 255 (arvrc reads 8-bit files), and at least the
+/// pixels the header declares. Debian's stb_image overflows an int on a
+/// longer number and reads past its buffer on a truncated 16-bit file (both
+/// found by tests/fuzz/FuzzImage.cpp). Returns "" if the file is fine or
+/// not a PPM/PGM, else why it is refused.
+static std::string checkPnmHeader(FILE *file) {
   int p = std::fgetc(file), kind = std::fgetc(file);
   if (p != 'P' || (kind != '5' && kind != '6'))
-    return true;
+    return "";
+  long values[3] = {0, 0, 0};
   int c = std::fgetc(file);
-  for (int field = 0; field < 3; ++field) {
+  for (long &value : values) {
     // White space and comments (stb's rules: '#' to the end of the line).
+    bool separated = false;
     for (;;) {
-      while (c != EOF && std::isspace(c))
+      while (c != EOF && std::isspace(c)) {
+        separated = true;
         c = std::fgetc(file);
+      }
       if (c != '#')
         break;
+      separated = true;
       while (c != EOF && c != '\n' && c != '\r')
         c = std::fgetc(file);
     }
     int digits = 0;
     while (c != EOF && c >= '0' && c <= '9') {
       if (++digits > 9)
-        return false;
+        return "corrupt PPM/PGM header (a number of more than 9 digits)";
+      value = value * 10 + (c - '0');
       c = std::fgetc(file);
     }
-    if (digits == 0)
-      return true; // Malformed: stb refuses it on its own.
+    if (!separated || digits == 0)
+      return "corrupt PPM/PGM header (expected the width, height and "
+             "maximum value)";
   }
-  return true;
+  if (c == EOF || !std::isspace(c))
+    return "corrupt PPM/PGM header (no white space after the maximum value)";
+  if (values[2] < 1 || values[2] > 255)
+    return "a PPM/PGM of maximum value " + std::to_string(values[2]) +
+           "; arvrc reads 8-bit files (maximum value 1 to 255)";
+  long pixelsStart = std::ftell(file);
+  std::fseek(file, 0, SEEK_END);
+  long end = std::ftell(file);
+  long long need = (long long)values[0] * values[1] * (kind == '6' ? 3 : 1);
+  if (pixelsStart < 0 || end - pixelsStart < need)
+    return "truncated PPM/PGM (" + std::to_string(end - pixelsStart) +
+           " bytes of pixels, but the header declares " +
+           std::to_string(need) + ")";
+  return "";
 }
 
 bool arvrc::probeImage(const std::string &path, int &width, int &height,
@@ -163,9 +186,9 @@ bool arvrc::probeImage(const std::string &path, int &width, int &height,
     return false;
   }
   std::rewind(file);
-  if (!pnmHeaderFits(file)) {
+  if (std::string why = checkPnmHeader(file); !why.empty()) {
     std::fclose(file);
-    error = path + ": corrupt PPM/PGM header (a number of more than 9 digits)";
+    error = path + ": " + why;
     return false;
   }
   std::rewind(file);
