@@ -7,6 +7,7 @@
 #include "arvr/Frontend/MLIRGen.h"
 #include "arvr/Frontend/Parser.h"
 #include "arvr/Frontend/Sema.h"
+#include "arvr/Lowering/Passes.h"
 #include "arvr/Lowering/Pipelines.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -202,9 +203,15 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (stage <= Emit::Arvr)
     return true;
   // Keep the kernel as written, for what the runner evaluates on it
-  // (output sizes) after the module is lowered in place.
-  if (!impl->arvrModule)
+  // (output sizes) after the module is lowered in place: with NV12 frames
+  // as their two planes, as the runner binds them.
+  if (!impl->arvrModule) {
+    mlir::PassManager split(&impl->context);
+    split.addPass(mlir::arvr::createArvrSplitPlanes());
+    if (mlir::failed(split.run(*impl->module)))
+      return false;
     impl->arvrModule = impl->module->clone();
+  }
 
   // The compile cache, for modules lowered to the end.
   impl->cached = false;

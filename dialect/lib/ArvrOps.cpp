@@ -47,7 +47,7 @@ void KernelOp::print(OpAsmPrinter &p) {
 
 LogicalResult KernelOp::verify() {
   for (Type type : getArgumentTypes())
-    if (!isa<ImageType, IntegerType, FloatType, IndexType>(type))
+    if (!isa<ImageType, NV12Type, IntegerType, FloatType, IndexType>(type))
       return emitOpError("parameters must be images or scalars, but got ")
              << type;
   if (getResultTypes().empty())
@@ -183,6 +183,21 @@ LogicalResult ReduceOp::verify() {
   if (std::optional<int64_t> unroll = getUnroll();
       unroll && (*unroll < 1 || *unroll > 64))
     return emitOpError("unroll must be 1 to 64, not ") << *unroll;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PlaneOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PlaneOp::verify() {
+  ImageType type = getResult().getType();
+  int64_t channels = getPlane() == Plane::y ? 1 : 2;
+  auto u8 = IntegerType::get(getContext(), 8, IntegerType::Unsigned);
+  if (type.getElementType() != u8 || type.getChannels() != channels)
+    return emitOpError("the ")
+           << stringifyPlane(getPlane()) << " plane is !arvr.image<ui8, "
+           << channels << ">, not " << type;
   return success();
 }
 

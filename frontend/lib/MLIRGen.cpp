@@ -45,6 +45,8 @@ using mlir::arvr::Boundary;
 using mlir::arvr::DimOp;
 using mlir::arvr::ImageType;
 using mlir::arvr::KernelOp;
+using mlir::arvr::NV12Type;
+using mlir::arvr::PlaneOp;
 using mlir::arvr::ReturnOp;
 using mlir::arvr::SampleOp;
 using mlir::arvr::StageOp;
@@ -191,26 +193,17 @@ private:
   //===--------------------------------------------------------------------===//
 
   void genKernel(const KernelDecl &kernel) {
-    // One argument per parameter, but two for an NV12 frame: its Y plane
-    // (ui8, 1 channel) and its UV plane (ui8, 2 channels, half size).
+    // One argument per parameter; an NV12 frame is read through its planes
+    // (arvr.plane), made at the kernel's entry.
     SmallVector<Type> inputs;
     SmallVector<Location> argLocs;
     SmallVector<std::string> argNames;
-    paramArgs.clear();
     for (const Param &param : kernel.params) {
-      paramArgs.push_back(inputs.size());
       Location paramLoc = loc(param.nameRange.Start);
-      if (param.type.isNv12) {
-        Type u8 = builder.getIntegerType(8, /*isSigned=*/false);
-        inputs.push_back(ImageType::get(builder.getContext(), u8, 1));
-        inputs.push_back(ImageType::get(builder.getContext(), u8, 2));
-        argLocs.append({paramLoc, paramLoc});
-        argNames.push_back(param.name + "_y");
-        argNames.push_back(param.name + "_uv");
-        continue;
-      }
-      inputs.push_back(param.type.isImage ? getImageType(param.type)
-                                          : getScalarType(param.type.scalar));
+      inputs.push_back(param.type.isNv12 ? NV12Type::get(builder.getContext())
+                       : param.type.isImage
+                           ? getImageType(param.type)
+                           : getScalarType(param.type.scalar));
       argLocs.push_back(paramLoc);
       argNames.push_back(param.name);
     }
@@ -231,7 +224,23 @@ private:
     OpBuilder::InsertionGuard guard(builder);
     Block *entry = builder.createBlock(&op.getBody(), {}, inputs, argLocs);
     currentKernel = &kernel;
-    params = entry->getArguments();
+    paramValues.clear();
+    for (auto [index, param] : llvm::enumerate(kernel.params)) {
+      Value arg = entry->getArgument(index);
+      if (!param.type.isNv12) {
+        paramValues.push_back({arg});
+        continue;
+      }
+      Location l = loc(param.nameRange.Start);
+      Type u8 = builder.getIntegerType(8, /*isSigned=*/false);
+      paramValues.push_back(
+          {PlaneOp::create(builder, l,
+                           ImageType::get(builder.getContext(), u8, 1), arg,
+                           mlir::arvr::Plane::y),
+           PlaneOp::create(builder, l,
+                           ImageType::get(builder.getContext(), u8, 2), arg,
+                           mlir::arvr::Plane::uv)});
+    }
 
     // The functions computing the outputs, in the outputs' order.
     SmallVector<const FuncDef *> outputFuncs(kernel.outputs.size());
@@ -798,16 +807,17 @@ private:
                             boundary, padding);
   }
 
-  /// The kernel argument of parameter `index` (of `plane` for NV12).
+  /// The value of parameter `index`: its kernel argument, or for an NV12
+  /// frame the image of plane `plane`.
   Value param(unsigned index, unsigned plane = 0) {
-    return params[paramArgs[index] + plane];
+    return paramValues[index][plane];
   }
 
   OpBuilder builder;
   const llvm::SourceMgr &sourceMgr;
-  SmallVector<unsigned> paramArgs; ///< Each parameter's first argument.
+  /// Per parameter: its argument, or an NV12 frame's two planes.
+  SmallVector<SmallVector<Value, 2>> paramValues;
   const KernelDecl *currentKernel = nullptr;
-  Block::BlockArgListType params;
   /// The values of one function activation: its coordinates (i32) and its
   /// lets, in order.
   struct Scope {

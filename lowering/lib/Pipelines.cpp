@@ -49,8 +49,10 @@ using namespace mlir::arvr;
 void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
                                    const CudaPipelineOptions &options,
                                    LoweringStage stopAfter) {
-  // 1. The window of each intermediate stage, then arvr -> scf.parallel
-  //    over memrefs, reductions unrolled as the schedule asks.
+  // 1. NV12 frames as their two planes; the window of each intermediate
+  //    stage; then arvr -> scf.parallel over memrefs, reductions unrolled
+  //    as the schedule asks.
+  pm.addPass(createArvrSplitPlanes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
@@ -117,6 +119,7 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
   // 1. Each kernel computes the band of rows its caller (one thread of the
   //    runner) asks for, and the windows of its intermediate stages that
   //    band needs; then arvr -> scf.parallel over memrefs.
+  pm.addPass(createArvrSplitPlanes());
   pm.addPass(createArvrCpuRowBands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrInferBounds());

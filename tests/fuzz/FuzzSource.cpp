@@ -1,7 +1,7 @@
 //===- FuzzSource.cpp - libFuzzer target: .arvr text through the compiler -===//
 //
 // Runs any bytes through the lexer, parser and semantic checks and, when
-// they accept it, MLIRGen, the verifier, bounds inference and the lowering
+// they accept it, MLIRGen, the verifier, the splitting of NV12 frames, bounds inference and the lowering
 // to loops: the whole path a user's file takes before a target is chosen.
 // Errors are expected and swallowed; a crash, an assertion, a sanitizer
 // report or a hang is a bug. Built and run by scripts/fuzz.sh.
@@ -64,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   mlir::PassManager pm(&context);
+  pm.addPass(mlir::arvr::createArvrSplitPlanes());
   pm.addPass(mlir::arvr::createArvrCpuRowBands());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::arvr::createArvrInferBounds());

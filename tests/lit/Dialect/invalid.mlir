@@ -354,3 +354,18 @@ arvr.kernel @bad_unroll(%src: !arvr.image<ui8, ?>, %n: i32) -> !arvr.image<ui8, 
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @bad_plane(%frame: !arvr.nv12) -> !arvr.image<ui8, 1> {
+  // expected-error @+1 {{'arvr.plane' op the uv plane is !arvr.image<ui8, 2>, not '!arvr.image<ui8, 1>'}}
+  %uv = arvr.plane %frame uv : !arvr.image<ui8, 1>
+  %w = arvr.dim %uv width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}

@@ -156,3 +156,23 @@ arvr.kernel @windows(%src: !arvr.image<ui8, ?>) -> !arvr.image<f32, ?> {
   }
   arvr.return %out : !arvr.image<f32, ?>
 }
+
+// An NV12 frame and its planes.
+// CHECK-LABEL: arvr.kernel @nv12
+// CHECK-SAME: (%[[F:.+]]: !arvr.nv12)
+// CHECK: %[[Y:.+]] = arvr.plane %[[F]] y : !arvr.image<ui8, 1>
+// CHECK: %[[UV:.+]] = arvr.plane %[[F]] uv : !arvr.image<ui8, 2>
+// CHECK: arvr.dim %[[Y]] width
+// CHECK: arvr.access %[[UV]]
+arvr.kernel @nv12(%frame: !arvr.nv12) -> !arvr.image<ui8, 1> {
+  %y = arvr.plane %frame y : !arvr.image<ui8, 1>
+  %uv = arvr.plane %frame uv : !arvr.image<ui8, 2>
+  %w = arvr.dim %y width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %yy: index, %c: index):
+    %v = arvr.access %uv[%x, %yy, %c] clamp : !arvr.image<ui8, 2>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}

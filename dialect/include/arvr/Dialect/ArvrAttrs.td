@@ -60,4 +60,12 @@ def Arvr_ReductionKind : I32EnumAttr<"ReductionKind",
   let cppNamespace = "::mlir::arvr";
 }
 
+def Arvr_PlaneY : I32EnumAttrCase<"y", 0>;
+def Arvr_PlaneUV : I32EnumAttrCase<"uv", 1>;
+
+def Arvr_Plane : I32EnumAttr<"Plane", "a plane of an NV12 frame",
+    [Arvr_PlaneY, Arvr_PlaneUV]> {
+  let cppNamespace = "::mlir::arvr";
+}
+
 #endif // ARVR_ATTRS_TD

@@ -3,6 +3,7 @@
 // kernel / return: the function-like container of a kernel.
 // stage / yield:   one materialised image, computed point by point.
 // access / dim:    reading an image (with its boundary handling) and its sizes.
+// plane:           an image of an NV12 frame's planes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -298,6 +299,25 @@ def Arvr_SampleOp : Arvr_Op<"sample", [Pure]> {
     $image `[` $u `,` $v `,` $c `]` $interpolation $boundary
     (`(` $padding^ `)`)? attr-dict `:` qualified(type($image))
   }];
+  let hasVerifier = 1;
+}
+
+def Arvr_PlaneOp : Arvr_Op<"plane", [Pure]> {
+  let summary = "one plane of an NV12 frame, as an image";
+  let description = [{
+    The `y` plane (W x H luma bytes, `!arvr.image<ui8, 1>`) or the `uv`
+    plane (ceil(W/2) x ceil(H/2) interleaved U and V bytes,
+    `!arvr.image<ui8, 2>`) of an NV12 frame, to read with `arvr.access`
+    and size with `arvr.dim`.
+
+    ```mlir
+    %y = arvr.plane %frame y : !arvr.image<ui8, 1>
+    %uv = arvr.plane %frame uv : !arvr.image<ui8, 2>
+    ```
+  }];
+  let arguments = (ins Arvr_NV12Type:$frame, Arvr_Plane:$plane);
+  let results = (outs Arvr_ImageType:$result);
+  let assemblyFormat = "$frame $plane attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 

@@ -2,6 +2,7 @@
 //
 // `!arvr.image<T, C>`: an image of element type T with C channels (`?` when
 // the channel count is only known at run time).
+// `!arvr.nv12`: a camera frame of two planes, read through `arvr.plane`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,21 @@ def Arvr_ImageType : Arvr_Type<"Image", "image"> {
     /// The signless type a single element has once read: `i8` for `ui8`,
     /// `i16` for `ui16`, `i32`, `f32`. Arithmetic happens on these.
     ::mlir::Type getScalarType() const;
+  }];
+}
+
+def Arvr_NV12Type : Arvr_Type<"NV12", "nv12"> {
+  let summary = "an NV12 camera frame: a luma plane and a chroma plane";
+  let description = [{
+    A frame of width W and height H in two planes: `y`, W x H luma bytes
+    (`!arvr.image<ui8, 1>`), and `uv`, ceil(W/2) x ceil(H/2) pairs of
+    interleaved U and V bytes (`!arvr.image<ui8, 2>`). The sizes of the two
+    planes are tied: a kernel reads the planes with `arvr.plane`, and
+    `arvr-split-planes` turns the frame into two image arguments.
+
+    ```mlir
+    arvr.kernel @k(%frame: !arvr.nv12) -> !arvr.image<ui8, 3> { ... }
+    ```
   }];
 }
 

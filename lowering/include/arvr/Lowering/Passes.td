@@ -60,6 +60,18 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrSplitPlanes : Pass<"arvr-split-planes", "::mlir::ModuleOp"> {
+  let summary = "Turn each NV12 frame argument into its two plane images";
+  let description = [{
+    Replaces each `!arvr.nv12` argument of an `arvr.kernel` by two image
+    arguments in its place, the Y plane (`!arvr.image<ui8, 1>`, named
+    `NAME_y`) and the UV plane (`!arvr.image<ui8, 2>`, `NAME_uv`), and each
+    `arvr.plane` of the frame by the matching argument. Runs first in both
+    pipelines: the later passes, the runners and the launch manifest see
+    images only.
+  }];
+}
+
 def ArvrCpuRowBands : Pass<"arvr-cpu-row-bands", "::mlir::ModuleOp"> {
   let summary = "Let each CPU kernel compute a band of output rows";
   let description = [{
