@@ -7,6 +7,7 @@
 #include "arvr/Dialect/ArvrDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -184,6 +185,30 @@ LogicalResult ReduceOp::verify() {
       unroll && (*unroll < 1 || *unroll > 64))
     return emitOpError("unroll must be 1 to 64, not ") << *unroll;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AccessOp folding
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AccessOp::fold(FoldAdaptor) {
+  // A stage of one value everywhere: a constant, or a value from before
+  // the stage (which dominates this read, a later op of the kernel).
+  auto stage = getImage().getDefiningOp<StageOp>();
+  // (A stage being lowered may have given its body away already.)
+  if (!stage || getBoundary() == Boundary::constant ||
+      stage.getBody().empty() || !stage.getBody().front().mightHaveTerminator())
+    return {};
+  auto yield = dyn_cast<YieldOp>(stage.getBody().front().getTerminator());
+  if (!yield)
+    return {};
+  Value value = yield.getValue();
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant;
+  if (!stage->isAncestor(value.getParentRegion()->getParentOp()))
+    return value;
+  return {};
 }
 
 //===----------------------------------------------------------------------===//

@@ -30,3 +30,48 @@ arvr.kernel @dims(%src: !arvr.image<ui8, 3>) -> (!arvr.image<ui8, 3>, !arvr.imag
   }
   arvr.return %a, %b : !arvr.image<ui8, 3>, !arvr.image<ui8, 3>
 }
+
+// A read of a stage of one value everywhere folds to that value: a
+// constant, or a value computed before the stage; the stage, then unread,
+// goes. A read with a constant boundary keeps the stage (it may read the
+// padding).
+// CHECK-LABEL: arvr.kernel @uniform_stages
+// CHECK-SAME: (%[[S:[^:]+]]: !arvr.image<ui8, 1>, %[[G:[^:]+]]: f32)
+// CHECK: %[[SEVEN:.+]] = arith.constant 7.000000e+00 : f32
+// CHECK-NOT: arvr.stage "seven"
+// CHECK-NOT: arvr.stage "gain"
+// CHECK: %[[PADDED:.+]] = arvr.stage "padded"
+// CHECK: arvr.stage "out"
+// CHECK-DAG: arith.mulf %[[G]], %[[SEVEN]] : f32
+// CHECK-DAG: arvr.access %[[PADDED]][{{.+}}] constant(0 : i8)
+arvr.kernel @uniform_stages(%src: !arvr.image<ui8, 1>, %g: f32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %seven = arvr.stage "seven" [%one, %one, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 7 : i8
+    arvr.yield %v : i8
+  }
+  %gain = arvr.stage "gain" [%one, %one, %one] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    arvr.yield %g : f32
+  }
+  %padded = arvr.stage "padded" [%one, %one, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 9 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %zero = arith.constant 0 : index
+    %a = arvr.access %seven[%zero, %zero, %zero] in_bounds : !arvr.image<ui8, 1>
+    %b = arvr.access %gain[%zero, %zero, %zero] in_bounds : !arvr.image<f32, 1>
+    %p = arvr.access %padded[%x, %y, %c] constant(0 : i8) : !arvr.image<ui8, 1>
+    %af = arith.uitofp %a : i8 to f32
+    %pf = arith.uitofp %p : i8 to f32
+    %m = arith.mulf %af, %b : f32
+    %r = arith.addf %m, %pf : f32
+    arvr.yield %r : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}

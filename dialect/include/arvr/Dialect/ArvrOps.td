@@ -250,6 +250,10 @@ def Arvr_AccessOp : Arvr_Op<"access", [Pure,
     `padding` (an attribute of the result's type, required for `constant`
     only). The result is the image's signless scalar type (`i8` for `ui8`).
 
+    A read of a stage whose every point is the same value (a constant, or
+    a value computed before the stage) folds to that value, unless the
+    boundary is `constant`, which may read the padding instead.
+
     ```mlir
     %v = arvr.access %src[%x, %y, %c] clamp : !arvr.image<ui8, 3>
     %w = arvr.access %src[%x, %y, %c] constant(0 : i8) : !arvr.image<ui8, 3>
@@ -273,6 +277,7 @@ def Arvr_AccessOp : Arvr_Op<"access", [Pure,
             x, y, c, boundary, padding);
     }]>];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Arvr_SampleOp : Arvr_Op<"sample", [Pure]> {
