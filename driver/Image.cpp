@@ -172,6 +172,19 @@ static std::string checkPnmHeader(FILE *file) {
   return "";
 }
 
+/// Whether a file's declared size is within arvrc's limits; else sets
+/// `error`, naming the file.
+static bool sizeSupported(const std::string &path, long width, long height,
+                          std::string &error) {
+  if (width >= 1 && height >= 1 && width <= kMaxImageSide &&
+      height <= kMaxImageSide)
+    return true;
+  error = path + ": image of " + std::to_string(width) + "x" +
+          std::to_string(height) + " is outside the supported 1 to " +
+          std::to_string(kMaxImageSide) + " pixels a side";
+  return false;
+}
+
 bool arvrc::probeImage(const std::string &path, int &width, int &height,
                        int &channels, std::string &error) {
   FILE *file = std::fopen(path.c_str(), "rb");
@@ -198,13 +211,8 @@ bool arvrc::probeImage(const std::string &path, int &width, int &height,
     error = path + ": not a readable image (" + stbi_failure_reason() + ")";
     return false;
   }
-  if (width < 1 || height < 1 || width > kMaxImageSide ||
-      height > kMaxImageSide) {
-    error = path + ": image of " + std::to_string(width) + "x" +
-            std::to_string(height) + " is outside the supported 1 to " +
-            std::to_string(kMaxImageSide) + " pixels a side";
+  if (!sizeSupported(path, width, height, error))
     return false;
-  }
   return true;
 }
 
@@ -250,13 +258,8 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
                    "height, and a non-zero scale)";
     return false;
   }
-  if (width < 1 || height < 1 || width > kMaxImageSide ||
-      height > kMaxImageSide) {
-    error = path + ": image of " + std::to_string(width) + "x" +
-            std::to_string(height) + " is outside the supported 1 to " +
-            std::to_string(kMaxImageSide) + " pixels a side";
+  if (!sizeSupported(path, width, height, error))
     return false;
-  }
   int fileChannels = magic[1] == 'F' ? 3 : 1;
   if (!canWiden(path, fileChannels, wantChannels, error))
     return false;

@@ -31,7 +31,6 @@
 #include <cstring>
 #include <deque>
 #include <map>
-#include <chrono>
 #include <thread>
 
 using namespace arvrc;

@@ -3,29 +3,11 @@ float64 reference computed here from its `frame` output (which is then the
 input image): `grey` is the luma rounded, `preview` the mean of each 2x2
 block of luma, the last row and column repeated. Exits 1 with a message if
 any value is more than 1 away, or fewer than 99% are exact."""
+import os
 import sys
 
-
-def read_pnm(path):
-    """Reads a binary PGM (P5) or PPM (P6): (width, height, channels, bytes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        if data[pos:pos + 1] == b"#":
-            pos = data.index(b"\n", pos)
-            continue
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    pos += 1
-    magic, width, height = fields[0], int(fields[1]), int(fields[2])
-    channels = {b"P5": 1, b"P6": 3}[magic]
-    return width, height, channels, data[pos:pos + width * height * channels]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pfm import read_pnm  # noqa: E402
 
 
 def round_half_even_u8(v):

@@ -1,5 +1,6 @@
 """PFM files for tests/lit/Driver/pfm.test, written and read here without
-arvrc.
+arvrc (and the PPM/PGM reader tests/lit/Driver/Inputs/check_three_outputs.py
+uses).
 
     pfm.py make OUT.pfm W H C [big]   a test pattern: element (x, y, c) is
                                       (x + 10 y + 100 c) / 8 - 3 (exact in f32)
@@ -21,19 +22,28 @@ def write(path, width, height, channels, values, big=False):
             f.write(struct.pack(order + "f" * len(row), *row))
 
 
-def read(path):
-    with open(path, "rb") as f:
-        data = f.read()
+def header(data, count):
+    """The first `count` white-space separated fields of a PNM/PFM header
+    and the offset of the pixels (after one white space)."""
     fields, pos = [], 0
-    while len(fields) < 4:
+    while len(fields) < count:
         while data[pos:pos + 1].isspace():
             pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos)
+            continue
         end = pos
         while not data[end:end + 1].isspace():
             end += 1
         fields.append(data[pos:end])
         pos = end
-    pos += 1
+    return fields, pos + 1
+
+
+def read(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = header(data, 4)
     channels = 3 if fields[0] == b"PF" else 1
     width, height, scale = int(fields[1]), int(fields[2]), float(fields[3])
     order = "<" if scale < 0 else ">"
@@ -47,19 +57,11 @@ def read(path):
 
 
 def read_pnm(path):
+    """Reads a binary PGM (P5) or PPM (P6): (width, height, channels, bytes)."""
     with open(path, "rb") as f:
         data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    pos += 1
-    channels = 1 if fields[0] == b"P5" else 3
+    fields, pos = header(data, 4)
+    channels = {b"P5": 1, b"P6": 3}[fields[0]]
     width, height = int(fields[1]), int(fields[2])
     return width, height, channels, list(data[pos:pos + width * height * channels])
 
@@ -87,4 +89,5 @@ def main():
         print(f"{len(a[3])} values are the bytes / 255")
 
 
-main()
+if __name__ == "__main__":
+    main()
