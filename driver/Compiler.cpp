@@ -56,8 +56,8 @@ struct Compilation::Impl {
 
 std::string arvrc::getCacheDir() {
   llvm::SmallString<256> dir;
-  if (std::optional<std::string> xdg = llvm::sys::Process::GetEnv(
-          "XDG_CACHE_HOME");
+  if (std::optional<std::string> xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
       xdg && !xdg->empty()) {
     dir = *xdg;
   } else if (std::optional<std::string> home =
@@ -81,9 +81,8 @@ static std::string getSelfIdentity() {
   if (self.empty() || llvm::sys::fs::status(self, status))
     return "unknown";
   return self + ":" + std::to_string(status.getSize()) + ":" +
-         std::to_string(status.getLastModificationTime()
-                            .time_since_epoch()
-                            .count());
+         std::to_string(
+             status.getLastModificationTime().time_since_epoch().count());
 }
 
 std::string Compilation::Impl::cachePath(const CompileOptions &options,
@@ -93,9 +92,8 @@ std::string Compilation::Impl::cachePath(const CompileOptions &options,
   if (dir.empty())
     return "";
   // Whether libdevice is there changes the PTX (linked or refused).
-  bool libdevice =
-      !cudaPath.empty() &&
-      llvm::sys::fs::is_directory(cudaPath + "/nvvm/libdevice");
+  bool libdevice = !cudaPath.empty() &&
+                   llvm::sys::fs::is_directory(cudaPath + "/nvvm/libdevice");
   llvm::SHA256 hash;
   auto add = [&](llvm::StringRef field) {
     hash.update(field);

@@ -224,8 +224,8 @@ bool CudaDriver::allocateHost(size_t bytes, void *&ptr) {
 bool CudaDriver::freeHost(void *ptr) {
   return check(api->cuMemFreeHost(ptr), "cuMemFreeHost");
 }
-bool CudaDriver::copyToDeviceAsync(DevicePtr dst, const void *src,
-                                   size_t bytes, void *stream) {
+bool CudaDriver::copyToDeviceAsync(DevicePtr dst, const void *src, size_t bytes,
+                                   void *stream) {
   return check(api->cuMemcpyHtoDAsync(dst, src, bytes, stream),
                "cuMemcpyHtoDAsync");
 }

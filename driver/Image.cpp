@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -167,8 +167,8 @@ static std::string checkPnmHeader(FILE *file) {
   long long need = (long long)values[0] * values[1] * (kind == '6' ? 3 : 1);
   if (pixelsStart < 0 || end - pixelsStart < need)
     return "truncated PPM/PGM (" + std::to_string(end - pixelsStart) +
-           " bytes of pixels, but the header declares " +
-           std::to_string(need) + ")";
+           " bytes of pixels, but the header declares " + std::to_string(need) +
+           ")";
   return "";
 }
 
@@ -308,7 +308,7 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
   for (size_t p = 0; p < size_t(raw.width) * raw.height; ++p)
     for (int c = 0; c < wantChannels; ++c) {
       bool alpha = (wantChannels == 2 && c == 1) || c == 3;
-      float v = alpha            ? 1.0f
+      float v = alpha               ? 1.0f
                 : fileChannels == 1 ? raw.floatAt(p)
                                     : raw.floatAt(p * 3 + c);
       image.setFloat(p * wantChannels + c, v);
@@ -439,8 +439,8 @@ static void writeToFile(void *context, void *data, int size) {
   std::fwrite(data, 1, size, file);
 }
 
-bool arvrc::checkOutputPath(const std::string &path, bool isFloat,
-                            int channels, std::string &error) {
+bool arvrc::checkOutputPath(const std::string &path, bool isFloat, int channels,
+                            std::string &error) {
   std::string ext = lowerExtension(path);
   bool known = ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "bmp" ||
                ext == "ppm" || ext == "pgm" || ext == "pfm";
@@ -450,10 +450,9 @@ bool arvrc::checkOutputPath(const std::string &path, bool isFloat,
     return false;
   }
   if (isFloat != (ext == "pfm")) {
-    error = path + (isFloat
-                        ? ": this output is f32; write it as .pfm"
-                        : ": .pfm holds f32 images, but this output is u8; "
-                          "use .png, .jpg, .bmp, .ppm or .pgm");
+    error = path + (isFloat ? ": this output is f32; write it as .pfm"
+                            : ": .pfm holds f32 images, but this output is u8; "
+                              "use .png, .jpg, .bmp, .ppm or .pgm");
     return false;
   }
   if ((ext == "ppm" && channels != 3) || (ext == "pgm" && channels != 1) ||

@@ -179,10 +179,10 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
     Type type = isOutput ? source.getResultTypes()[index - numInputs]
                          : source.getArgumentTypes()[index];
     // Named outputs keep their .arvr names; a single output is out0.
-    auto name =
-        isOutput ? source.getResultAttrOfType<StringAttr>(index - numInputs,
-                                                          "arvr.name")
-                 : host.getArgAttrOfType<StringAttr>(index, "arvr.name");
+    auto name = isOutput
+                    ? source.getResultAttrOfType<StringAttr>(index - numInputs,
+                                                             "arvr.name")
+                    : host.getArgAttrOfType<StringAttr>(index, "arvr.name");
     os << (isOutput ? "output" : "param") << " a" << index << " "
        << (name ? name.getValue().str()
                 : "out" + std::to_string(index - numInputs));

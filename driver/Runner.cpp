@@ -347,9 +347,7 @@ struct arvrc::CudaSlot {
   std::vector<std::pair<Image *, void *>> outputs;
 };
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 bool arvrc::checkReductionRanges(mlir::ModuleOp module,
                                  const std::string &kernel,
@@ -434,8 +432,7 @@ std::shared_ptr<CudaSlot> CudaKernels::createSlot(std::string &error) {
   return slot;
 }
 
-bool CudaKernels::finish(CudaSlot &slot, std::string &error,
-                         RunTimes *times) {
+bool CudaKernels::finish(CudaSlot &slot, std::string &error, RunTimes *times) {
   if (!driver.synchronizeStream(slot.stream)) {
     error = driver.getLastError();
     return false;
@@ -500,13 +497,13 @@ bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
     // Keys: the argument's number, as a small non-pointer value.
     const void *key = reinterpret_cast<const void *>(uintptr_t(index) + 1);
     if (!slot.reserve(key, image.bytes(), /*staged=*/true, buffer)) {
-      error = (isOutput ? "output " + std::to_string(index -
-                                                     bindings.args.size())
-                        : "input image " + std::to_string(index)) +
-              " needs " + mebibytes(image.bytes()) +
-              " of GPU memory (and as much page-locked host memory), which "
-              "could not be allocated: " +
-              driver.getLastError();
+      error =
+          (isOutput ? "output " + std::to_string(index - bindings.args.size())
+                    : "input image " + std::to_string(index)) +
+          " needs " + mebibytes(image.bytes()) +
+          " of GPU memory (and as much page-locked host memory), which "
+          "could not be allocated: " +
+          driver.getLastError();
       return false;
     }
     buffers.byArg[index] = buffer->device;
@@ -551,8 +548,7 @@ bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
     size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
                    (type.getElementTypeBitWidth() / 8);
     Reusable *buffer = nullptr;
-    if (!slot.reserve(alloc.getOperation(), bytes, /*staged=*/false,
-                      buffer)) {
+    if (!slot.reserve(alloc.getOperation(), bytes, /*staged=*/false, buffer)) {
       error = "a stage of '" + kernel + "' needs " + mebibytes(bytes) +
               " of GPU memory, which could not be allocated: " +
               driver.getLastError();
@@ -700,9 +696,9 @@ bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
   for (unsigned i = 0; ok && i < slot.outputs.size(); ++i) {
     unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
     Image &output = bindings.outputs[i];
-    ok = driver.copyToHostAsync(slot.outputs[i].second,
-                                buffers.byArg[outputArg], output.bytes(),
-                                stream);
+    ok =
+        driver.copyToHostAsync(slot.outputs[i].second, buffers.byArg[outputArg],
+                               output.bytes(), stream);
   }
   ok = ok && driver.recordEvent(slot.events[3], stream);
   if (!ok && error.empty())

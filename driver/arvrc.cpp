@@ -360,8 +360,9 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
       // u8 images come from PNG, JPEG, ... files; f32 images from PFM.
       bool isF32 = param.type.scalar == arvr::ScalarType::F32;
       if (param.type.scalar != arvr::ScalarType::U8 && !isF32) {
-        error = path + ": image files hold u8 (or, in .pfm, f32) pixels, but "
-                       "parameter '" +
+        error = path +
+                ": image files hold u8 (or, in .pfm, f32) pixels, but "
+                "parameter '" +
                 param.name + "' is " + param.type.str();
         return false;
       }
@@ -725,8 +726,8 @@ int runRun(const RunArgs &args) {
         "reading and writing files, overlapped with running)\n",
         frames.size(), folder,
         driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
-        total > 0 ? n / total : 0.0, seconds(compileTime),
-        1e3 * runSeconds / n, 1e3 * ioSeconds / n,
+        total > 0 ? n / total : 0.0, seconds(compileTime), 1e3 * runSeconds / n,
+        1e3 * ioSeconds / n,
         compilation.wasCached() ? ", from the compile cache" : "", split);
   }
   return 0;
@@ -840,9 +841,9 @@ int runCompare(const CompareArgs &args) {
                                       : number(maxAbs))
                << "\n"
                << llvm::format("mean abs diff  %.4f\n", sumAbs / n)
-               << (mse == 0 ? std::string("PSNR           inf dB")
-                            : llvm::formatv("PSNR           {0:F2} dB", psnr)
-                                  .str())
+               << (mse == 0
+                       ? std::string("PSNR           inf dB")
+                       : llvm::formatv("PSNR           {0:F2} dB", psnr).str())
                << (a.isFloat() ? " (peak " + number(peak) +
                                      ", the largest |value| of " + args.b + ")"
                                : std::string())
@@ -856,8 +857,8 @@ int runCompare(const CompareArgs &args) {
   }
   bool ok = true;
   if (args.maxAbs >= 0 && !(maxAbs <= args.maxAbs)) {
-    llvm::errs() << llvm::format("error: max abs diff %g exceeds %g\n",
-                                 maxAbs, args.maxAbs);
+    llvm::errs() << llvm::format("error: max abs diff %g exceeds %g\n", maxAbs,
+                                 args.maxAbs);
     ok = false;
   }
   if (args.minWithin1 >= 0 && 100 * withinOne / n < args.minWithin1) {

@@ -31,10 +31,10 @@ using ::arvr::ExprPtr;
 using ::arvr::FloatLitExpr;
 using ::arvr::FuncDef;
 using ::arvr::IntLitExpr;
-using ::arvr::OutputDecl;
 using ::arvr::KernelDecl;
 using ::arvr::MemberExpr;
 using ::arvr::ModuleAST;
+using ::arvr::OutputDecl;
 using ::arvr::Param;
 using ::arvr::ScalarType;
 using ::arvr::TypeSpec;
@@ -201,9 +201,8 @@ private:
     for (const Param &param : kernel.params) {
       Location paramLoc = loc(param.nameRange.Start);
       inputs.push_back(param.type.isNv12 ? NV12Type::get(builder.getContext())
-                       : param.type.isImage
-                           ? getImageType(param.type)
-                           : getScalarType(param.type.scalar));
+                       : param.type.isImage ? getImageType(param.type)
+                                            : getScalarType(param.type.scalar));
       argLocs.push_back(paramLoc);
       argNames.push_back(param.name);
     }

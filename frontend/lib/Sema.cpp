@@ -352,9 +352,9 @@ private:
                     kernel.nameRange);
       else
         diags.error(output.nameRange.Start,
-                    "kernel '" + kernel.name + "' does not define its output '" +
-                        output.name + "': add 'func " + output.name +
-                        "(x, y, c) = ...;'",
+                    "kernel '" + kernel.name +
+                        "' does not define its output '" + output.name +
+                        "': add 'func " + output.name + "(x, y, c) = ...;'",
                     output.nameRange);
     }
     for (FuncDef &func : kernel.funcs)
@@ -499,8 +499,9 @@ private:
       FuncDef &func = kernel.funcs[directive.funcIndex];
       bool pixels = directive.directive == "gpu_pixels";
       if (!checkArgCount(directive, 1,
-                         pixels ? "gpu_pixels(n), points per GPU thread"
-                                : "unroll(n), times to unroll each reduction") ||
+                         pixels
+                             ? "gpu_pixels(n), points per GPU thread"
+                             : "unroll(n), times to unroll each reduction") ||
           firstAlready((pixels ? pixelsSet : unrollSet)[directive.funcIndex],
                        directive))
         continue;
@@ -564,8 +565,9 @@ private:
         return visit(*binary->lhs) || visit(*binary->rhs);
       return false;
     };
-    return llvm::any_of(func.lets,
-                        [&](const Binding &let) { return visit(*let.value); }) ||
+    return llvm::any_of(
+               func.lets,
+               [&](const Binding &let) { return visit(*let.value); }) ||
            visit(*func.body);
   }
 

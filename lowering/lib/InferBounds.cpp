@@ -338,8 +338,8 @@ static bool inferWindow(StageOp stage) {
   // (another output's size, say) is computed before the first reader.
   for (AccessOp access : reads) {
     StageOp reader = getTopLevelStage(access, body);
-    for (Value bound : llvm::concat<Value>(reader.getSizes(),
-                                           reader.getOrigin()))
+    for (Value bound :
+         llvm::concat<Value>(reader.getSizes(), reader.getOrigin()))
       if (!hoistBefore(bound, first)) {
         access.emitError("cannot infer the window of stage '")
             << stage.getName() << "': the window of its reader '"

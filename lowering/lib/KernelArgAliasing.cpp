@@ -1,4 +1,5 @@
-//===- KernelArgAliasing.cpp - noalias/readonly on kernels' image pointers -===//
+//===- KernelArgAliasing.cpp - noalias/readonly on kernels' image pointers
+//-===//
 //
 // Each image a kernel reads or writes comes as its own pointer argument (the
 // aligned pointer of its memref descriptor), and the images of one launch

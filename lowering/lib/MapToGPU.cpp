@@ -60,8 +60,9 @@ static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
     if (k)
       x = arith::AddIOp::create(
           rewriter, loc, x0,
-          arith::MulIOp::create(rewriter, loc, step,
-                                arith::ConstantIndexOp::create(rewriter, loc, k)));
+          arith::MulIOp::create(
+              rewriter, loc, step,
+              arith::ConstantIndexOp::create(rewriter, loc, k)));
     Value inRange = arith::AndIOp::create(
         rewriter, loc, yInRange,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
@@ -141,7 +142,8 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value blockSizeX = arith::ConstantIndexOp::create(rewriter, loc, blockX);
     Value blockSizeY = arith::ConstantIndexOp::create(rewriter, loc, blockY);
     // A block covers blockX * pixels columns.
-    Value tileX = arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
+    Value tileX =
+        arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, colsEnd, tileX);
     Value gridY =
         arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
@@ -161,8 +163,8 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
                               blockSizeY),
         launch.getThreadIds().y);
-    emitPoints(rewriter, loc, loop.getBody(), y, x, pixels, blockSizeX,
-               rowsEnd, colsEnd, nullptr);
+    emitPoints(rewriter, loc, loop.getBody(), y, x, pixels, blockSizeX, rowsEnd,
+               colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
     return success();

@@ -50,9 +50,10 @@ struct ArvrSplitPlanesPass
         for (int p = 0; p < 2; ++p)
           kernel.setArgAttr(
               index + 1 + p, "arvr.name",
-              StringAttr::get(context, (name ? name.getValue().str()
-                                             : "frame" + std::to_string(index)) +
-                                           suffixes[p]));
+              StringAttr::get(context,
+                              (name ? name.getValue().str()
+                                    : "frame" + std::to_string(index)) +
+                                  suffixes[p]));
         for (Operation *user : llvm::make_early_inc_range(frame.getUsers())) {
           auto plane = dyn_cast<PlaneOp>(user);
           if (!plane) {

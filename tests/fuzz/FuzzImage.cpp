@@ -3,11 +3,10 @@
 // Writes the bytes to a file and reads it as arvrc does: probed, decoded
 // (PNG, JPEG, BMP, TGA, PPM/PGM through stb) with the file's channels and
 // widened to 3 and 4, as a raw NV12 frame of a fixed and of a named size,
-// and as a PFM file (f32). Files that declare more than 512x512 pixels are only probed (large
-// decodes at every run would leave no time for anything else; the size
-// limits have their own tests).
-// Errors are expected; a crash or sanitizer report is a bug. Built and run
-// by scripts/fuzz.sh.
+// and as a PFM file (f32). Files that declare more than 512x512 pixels are only
+// probed (large decodes at every run would leave no time for anything else; the
+// size limits have their own tests). Errors are expected; a crash or sanitizer
+// report is a bug. Built and run by scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,10 +1,11 @@
 //===- FuzzSource.cpp - libFuzzer target: .arvr text through the compiler -===//
 //
 // Runs any bytes through the lexer, parser and semantic checks and, when
-// they accept it, MLIRGen, the verifier, the splitting of NV12 frames, bounds inference and the lowering
-// to loops: the whole path a user's file takes before a target is chosen.
-// Errors are expected and swallowed; a crash, an assertion, a sanitizer
-// report or a hang is a bug. Built and run by scripts/fuzz.sh.
+// they accept it, MLIRGen, the verifier, the splitting of NV12 frames, bounds
+// inference and the lowering to loops: the whole path a user's file takes
+// before a target is chosen. Errors are expected and swallowed; a crash, an
+// assertion, a sanitizer report or a hang is a bug. Built and run by
+// scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
 
