@@ -198,15 +198,22 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     impl->module = arvr::mlirGen(impl->context, impl->ast, impl->sourceMgr);
   if (!impl->module)
     return false;
-  if (stage <= Emit::Arvr)
-    return true;
-  // Keep the kernel as written, for what the runner evaluates on it
+  // The dialect passes: stages inlined, reads proved in range, NV12 frames
+  // as their two planes. `--emit=arvr` shows the kernel as generated, but
+  // its reads are checked too, on a copy.
+  if (stage <= Emit::Arvr) {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = impl->module->clone();
+    mlir::PassManager check(&impl->context);
+    mlir::arvr::buildArvrPipeline(check);
+    return mlir::succeeded(check.run(*copy));
+  }
+  // Keep the kernel after them, for what the runner evaluates on it
   // (output sizes) after the module is lowered in place: with NV12 frames
   // as their two planes, as the runner binds them.
   if (!impl->arvrModule) {
-    mlir::PassManager split(&impl->context);
-    split.addPass(mlir::arvr::createArvrSplitPlanes());
-    if (mlir::failed(split.run(*impl->module)))
+    mlir::PassManager front(&impl->context);
+    mlir::arvr::buildArvrPipeline(front);
+    if (mlir::failed(front.run(*impl->module)))
       return false;
     impl->arvrModule = impl->module->clone();
   }
@@ -264,9 +271,9 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
                    << " (--cuda-path DIR)\n";
       return false;
     }
-    mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter);
+    mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter, /*arvrPasses=*/false);
   } else {
-    mlir::arvr::buildCpuPipeline(pm, stopAfter);
+    mlir::arvr::buildCpuPipeline(pm, stopAfter, /*arvrPasses=*/false);
   }
   if (mlir::failed(pm.run(*impl->module)))
     return false;

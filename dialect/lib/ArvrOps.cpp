@@ -130,6 +130,18 @@ LogicalResult StageOp::verify() {
       return emitOpError("is computed in the thread blocks of its reader, so "
                          "it has no gpu_pixels of its own");
   }
+  if (getInlined()) {
+    if (hasSizes())
+      return emitOpError("is inline, so it has no sizes of its own");
+    if (getGpuBlock() || getGpuPixels() || getGpuShared())
+      return emitOpError("is inline, so it has no GPU schedule of its own");
+    for (Operation *user : getResult().getUsers()) {
+      auto access = dyn_cast<AccessOp>(user);
+      if (!access || access.getBoundary() != Boundary::in_bounds)
+        return emitOpError("is inline, so it can only be read by "
+                           "'arvr.access ... in_bounds'");
+    }
+  }
   Block &body = getBody().front();
   if (body.getNumArguments() != 3 ||
       !llvm::all_of(body.getArgumentTypes(),

@@ -1,7 +1,9 @@
 //===- MLIRGen.cpp - From the checked AST to the arvr dialect -------------===//
 //
-// Each kernel becomes an `arvr.kernel`; its output function becomes the
-// region of an `arvr.stage`. Expressions become `arith`/`math` ops on the
+// Each kernel becomes an `arvr.kernel`; each function it uses becomes an
+// `arvr.stage` whose region is the function at one point (`inline` unless
+// the schedule computes it at the root: arvr-inline-stages inlines those),
+// and a call of a function an `arvr.access` of its stage. Expressions become `arith`/`math` ops on the
 // scalar types (u8 -> i8, u16 -> i16, i32, f32, bool -> i1), and each
 // language rule that MLIR leaves undefined is made defined here: integer
 // division by zero gives 0, float-to-int conversions saturate and send NaN
@@ -249,13 +251,13 @@ private:
     assert(llvm::all_of(outputFuncs, [](const FuncDef *f) { return f; }) &&
            "Sema guarantees a function per output");
 
-    // The functions computed at the root, each before its readers, then the
+    // The functions the outputs call, each before its readers, then the
     // outputs.
-    rootStages.assign(kernel.funcs.size(), Value());
+    funcStages.assign(kernel.funcs.size(), Value());
     std::vector<bool> visited(kernel.funcs.size(), false);
     for (const FuncDef *func : outputFuncs)
-      for (unsigned index : rootOrder(kernel, visited, *func))
-        genRootStage(kernel.funcs[index]);
+      for (unsigned index : calleeOrder(kernel, visited, *func))
+        genFuncStage(kernel.funcs[index]);
     SmallVector<Value> results;
     for (auto [output, func] : llvm::zip(kernel.outputs, outputFuncs))
       results.push_back(genOutputStage(kernel, output, *func));
@@ -296,11 +298,11 @@ private:
     return stage.getResult();
   }
 
-  /// The functions scheduled compute_root that `func` calls, directly or
-  /// through inlined functions, each after the ones it calls.
-  SmallVector<unsigned> rootOrder(const KernelDecl &kernel,
-                                  std::vector<bool> &visited,
-                                  const FuncDef &func) {
+  /// The functions `func` calls, directly or not, each after the ones it
+  /// calls.
+  SmallVector<unsigned> calleeOrder(const KernelDecl &kernel,
+                                    std::vector<bool> &visited,
+                                    const FuncDef &func) {
     SmallVector<unsigned> order;
     std::function<void(const Expr &)> visit = [&](const Expr &expr) {
       if (auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
@@ -311,9 +313,8 @@ private:
           return;
         visited[call->funcIndex] = true;
         const FuncDef &callee = kernel.funcs[call->funcIndex];
-        order.append(rootOrder(kernel, visited, callee));
-        if (callee.computeRoot)
-          order.push_back(call->funcIndex);
+        order.append(calleeOrder(kernel, visited, callee));
+        order.push_back(call->funcIndex);
       } else if (auto *unary = llvm::dyn_cast<UnaryExpr>(&expr)) {
         visit(*unary->operand);
       } else if (auto *binary = llvm::dyn_cast<BinaryExpr>(&expr)) {
@@ -342,18 +343,23 @@ private:
     return getImageType(spec);
   }
 
-  /// A function scheduled compute_root: a stage whose window
-  /// arvr-infer-bounds finds from its readers.
-  void genRootStage(const FuncDef &func) {
+  /// A function that is not an output: an inline stage, or for one
+  /// scheduled compute_root a stage whose window arvr-infer-bounds finds
+  /// from its readers.
+  void genFuncStage(const FuncDef &func) {
     Location l = loc(func.nameRange.Start);
     auto stage = StageOp::create(builder, l, getStageType(func), func.name);
-    if (func.gpuTileX)
-      stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
-    if (func.gpuPixels > 1)
-      stage.setGpuPixels(func.gpuPixels);
-    stage.setGpuShared(func.computeShared);
+    if (!func.computeRoot) {
+      stage.setInlined(true);
+    } else {
+      if (func.gpuTileX)
+        stage.setGpuBlock(ArrayRef<int64_t>{func.gpuTileX, func.gpuTileY});
+      if (func.gpuPixels > 1)
+        stage.setGpuPixels(func.gpuPixels);
+      stage.setGpuShared(func.computeShared);
+    }
     genStageBody(stage, func);
-    rootStages[&func - currentKernel->funcs.data()] = stage.getResult();
+    funcStages[&func - currentKernel->funcs.data()] = stage.getResult();
   }
 
   /// The region of `stage`: `func` at the point (x, y, c).
@@ -446,40 +452,21 @@ private:
     return coordinate;
   }
 
-  /// A call of a kernel function, inlined: its coordinates are the
-  /// arguments (as i32), its lets and body are generated in its own scope.
+  /// A call of a kernel function: a read of its stage at the arguments
+  /// (as index values; a table's row and channel, a single value's point:
+  /// 0).
   Value genFuncCall(const CallExpr &call, Location l) {
-    const FuncDef &callee = currentKernel->funcs[call.funcIndex];
-    if (Value stage = rootStages[call.funcIndex]) {
-      // Computed at the root: read its stage.
-      SmallVector<Value, 3> indices;
-      for (const ExprPtr &arg : call.args)
-        indices.push_back(
-            arith::IndexCastOp::create(builder, l, builder.getIndexType(),
-                                       toI32(genExpr(*arg), arg->type, l)));
-      // A table's row and channel, a single element's point: 0.
-      while (indices.size() < 3)
-        indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
-      return AccessOp::create(builder, l, stage, indices[0], indices[1],
-                              indices[2], Boundary::in_bounds);
-    }
-    Scope calleeScope;
+    Value stage = funcStages[call.funcIndex];
+    assert(stage && "callees are generated before their callers");
+    SmallVector<Value, 3> indices;
     for (const ExprPtr &arg : call.args)
-      calleeScope.coords.push_back(toI32(genExpr(*arg), arg->type, l));
-    Scope *callerScope = scope;
-    SmallVector<Value> callerReduceVars;
-    callerReduceVars.swap(reduceVars);
-    scope = &calleeScope;
-    // The callee's reductions are unrolled as its schedule says.
-    int64_t callerUnroll = unroll;
-    unroll = callee.unroll;
-    for (const ::arvr::Binding &let : callee.lets)
-      calleeScope.lets.push_back(genExpr(*let.value));
-    Value result = genExpr(*callee.body);
-    unroll = callerUnroll;
-    scope = callerScope;
-    reduceVars.swap(callerReduceVars);
-    return result;
+      indices.push_back(
+          arith::IndexCastOp::create(builder, l, builder.getIndexType(),
+                                     toI32(genExpr(*arg), arg->type, l)));
+    while (indices.size() < 3)
+      indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
+    return AccessOp::create(builder, l, stage, indices[0], indices[1],
+                            indices[2], Boundary::in_bounds);
   }
 
   /// sum/min/max(i in lo..hi, body) -> arvr.reduce.
@@ -825,8 +812,8 @@ private:
   };
   /// The coordinates (index) of the stage being generated.
   SmallVector<Value, 3> coordinates;
-  /// Per function of the kernel: its stage, if computed at the root.
-  SmallVector<Value> rootStages;
+  /// Per function of the kernel: its stage, once generated.
+  SmallVector<Value> funcStages;
   Scope *scope = nullptr;        ///< The function being generated.
   SmallVector<Value> reduceVars; ///< Enclosing reductions' variables.
   /// The unroll factor of the reductions being generated: the schedule's

@@ -207,8 +207,7 @@ private:
                   type.boundaryRange);
   }
 
-  /// `-> image<...>[w, h]`: integers the same at every pixel. Reads are
-  /// then proved in range only if the size is the size source's own.
+  /// `-> image<...>[w, h]`: integers the same at every pixel.
   void checkOutputSizes() {
     for (OutputDecl &output : kernel.outputs)
       if (output.width)
@@ -228,10 +227,6 @@ private:
                         " must be an integer made of constants, parameters "
                         "and image sizes",
                     size.getRange());
-      auto *member = llvm::dyn_cast<MemberExpr>(&size);
-      if (!member || member->imageParam != kernel.sizeSource ||
-          member->member != names[i])
-        output.sizedAsSource = false;
     }
   }
 
@@ -1404,9 +1399,10 @@ private:
     return true;
   }
 
-  /// `img(x, y, c)` must be provably inside the image unless the image
-  /// declares a boundary mode; `img.clamp(...)`, `img.mirror(...)`,
-  /// `img.wrap(...)` and `img.constant(...)` may go anywhere.
+  /// `img(x, y, c)` reads with the image's boundary mode, if it declares
+  /// one; `img.clamp(...)`, `img.mirror(...)`, `img.wrap(...)` and
+  /// `img.constant(...)` with their own. A read without one must stay
+  /// inside the image: arvr-check-bounds proves it on the dialect.
   bool checkImageRead(CallExpr &call, unsigned paramIndex,
                       const FuncDef *func) {
     const Param &image = kernel.params[paramIndex];
@@ -1440,46 +1436,14 @@ private:
     if (!checkCoordinates(call.args, func))
       return false;
     call.type = image.type.scalar;
-    if (call.boundary != BoundaryMode::None)
-      return true;
-
-    // Without a boundary mode the read must stay inside the image: the
-    // coordinates must be the output's own, and the image the one whose
-    // size (and, unless the output fixes them, channels) the output takes.
-    for (auto [i, arg] : llvm::enumerate(call.args)) {
-      // Channel 0 exists in every image.
-      auto *literal = llvm::dyn_cast<IntLitExpr>(arg.get());
-      if (i == 2 && literal && literal->value == 0)
-        continue;
-      auto *var = llvm::dyn_cast<VarExpr>(arg.get());
-      const OutputDecl *output = getOutput(func);
-      bool inside = output && var &&
-                    var->binding == VarExpr::Binding::Coordinate &&
-                    var->index == i && paramIndex == kernel.sizeSource &&
-                    (i == 2 || output->sizedAsSource);
-      // A generic output has the size source's channels; a fixed one needs
-      // an image with at least as many.
-      if (inside && i == 2 && output->type.channels)
-        inside = image.type.channels >= output->type.channels;
-      if (!inside) {
-        diags.error(arg->getLoc(),
-                    "this read of '" + image.name +
-                        "' may fall outside the image",
-                    arg->getRange());
-        diags.note(call.calleeRange.Start,
-                   "give it a boundary mode, e.g. '" + image.name +
-                       ".clamp(...)' to repeat the edge, or declare one on "
-                       "the parameter");
-        return false;
-      }
-    }
     return true;
   }
 
   /// `frame.y(x, y)` (the full-size luma plane) and `frame.uv(x, y, c)`
   /// (the half-size plane of U, c = 0, and V, c = 1) of an NV12 frame.
-  /// Without the frame's boundary mode, a read must be `frame.y(x, y)` or
-  /// `frame.uv(x / 2, y / 2, 0 or 1)` at `out`'s own coordinates.
+  /// Without the frame's boundary mode, arvr-check-bounds proves the reads
+  /// in range (e.g. `frame.uv(x / 2, y / 2, 0 or 1)` at `out`'s own
+  /// coordinates).
   bool checkNv12Read(CallExpr &call, const Param &frame, const FuncDef *func) {
     if (call.method != "y" && call.method != "uv") {
       diags.error(call.getLoc(),
@@ -1502,51 +1466,7 @@ private:
     if (!checkCoordinates(call.args, func))
       return false;
     call.type = ScalarType::U8;
-    if (call.boundary != BoundaryMode::None)
-      return true;
-
-    // `out`'s coordinate `index`, halved for the UV plane.
-    auto isOwnCoordinate = [&](const Expr &arg, unsigned index) {
-      const Expr *inner = &arg;
-      if (call.plane) {
-        auto *half = llvm::dyn_cast<BinaryExpr>(&arg);
-        auto *two =
-            half ? llvm::dyn_cast<IntLitExpr>(half->rhs.get()) : nullptr;
-        if (!half || half->op != BinaryExpr::Op::Div || !two || two->value != 2)
-          return false;
-        inner = half->lhs.get();
-      }
-      auto *var = llvm::dyn_cast<VarExpr>(inner);
-      const OutputDecl *output = getOutput(func);
-      return output && var && var->binding == VarExpr::Binding::Coordinate &&
-             var->index == index && output->sizedAsSource &&
-             &frame == &kernel.params[kernel.sizeSource];
-    };
-    for (unsigned i = 0; i < want; ++i) {
-      auto *literal = llvm::dyn_cast<IntLitExpr>(call.args[i].get());
-      bool inside =
-          i == 2 ? literal && (literal->value == 0 || literal->value == 1)
-                 : isOwnCoordinate(*call.args[i], i);
-      if (!inside) {
-        diags.error(call.args[i]->getLoc(),
-                    "this read of '" + frame.name + "." + call.method +
-                        "' may fall outside the plane",
-                    call.args[i]->getRange());
-        diags.note(call.calleeRange.Start,
-                   call.plane ? "read the UV plane at (x / 2, y / 2, 0 or 1), "
-                                "or declare a boundary mode on the frame"
-                              : "read the Y plane at (x, y), or declare a "
-                                "boundary mode on the frame");
-        return false;
-      }
-    }
     return true;
-  }
-
-  /// The output `func` computes; null for a helper function (or none).
-  const OutputDecl *getOutput(const FuncDef *func) const {
-    return func && func->isOutput() ? &kernel.outputs[func->outputIndex]
-                                    : nullptr;
   }
 
   bool checkMember(MemberExpr &member) {

@@ -301,6 +301,11 @@ static bool hoistBefore(Value value, Operation *point) {
 
 /// Sizes `stage` from its readers; false (reported) if it cannot.
 static bool inferWindow(StageOp stage) {
+  if (stage.getInlined()) {
+    stage.emitError("stage '")
+        << stage.getName() << "' is inline: run arvr-inline-stages first";
+    return false;
+  }
   Block *body = stage->getBlock();
   SmallVector<AccessOp> reads;
   for (Operation *user : stage.getResult().getUsers()) {

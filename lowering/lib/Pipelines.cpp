@@ -46,13 +46,21 @@
 using namespace mlir;
 using namespace mlir::arvr;
 
+void mlir::arvr::buildArvrPipeline(OpPassManager &pm) {
+  pm.addPass(createArvrInlineStages());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createArvrCheckBounds());
+  pm.addPass(createArvrSplitPlanes());
+}
+
 void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
                                    const CudaPipelineOptions &options,
-                                   LoweringStage stopAfter) {
-  // 1. NV12 frames as their two planes; the window of each intermediate
-  //    stage; then arvr -> scf.parallel over memrefs, reductions unrolled
-  //    as the schedule asks.
-  pm.addPass(createArvrSplitPlanes());
+                                   LoweringStage stopAfter, bool arvrPasses) {
+  // 1. The dialect passes; the window of each intermediate stage; then
+  //    arvr -> scf.parallel over memrefs, reductions unrolled as the
+  //    schedule asks.
+  if (arvrPasses)
+    buildArvrPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
@@ -115,11 +123,14 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
-void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter) {
-  // 1. Each kernel computes the band of rows its caller (one thread of the
-  //    runner) asks for, and the windows of its intermediate stages that
-  //    band needs; then arvr -> scf.parallel over memrefs.
-  pm.addPass(createArvrSplitPlanes());
+void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
+                                  bool arvrPasses) {
+  // 1. The dialect passes; each kernel computes the band of rows its caller
+  //    (one thread of the runner) asks for, and the windows of its
+  //    intermediate stages that band needs; then arvr -> scf.parallel over
+  //    memrefs.
+  if (arvrPasses)
+    buildArvrPipeline(pm);
   pm.addPass(createArvrCpuRowBands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrInferBounds());

@@ -369,3 +369,76 @@ arvr.kernel @bad_plane(%frame: !arvr.nv12) -> !arvr.image<ui8, 1> {
   }
   arvr.return %out : !arvr.image<ui8, 1>
 }
+
+// -----
+
+arvr.kernel @inline_with_sizes(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is inline, so it has no sizes of its own}}
+  %f = arvr.stage "f" [%w, %w, %w] inline : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %f[%x, %y, %c] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @inline_with_block(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is inline, so it has no GPU schedule of its own}}
+  %f = arvr.stage "f" gpu_block [32, 8] inline : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %f[%x, %y, %c] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @inline_read_with_boundary(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is inline, so it can only be read by 'arvr.access ... in_bounds'}}
+  %f = arvr.stage "f" inline : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %f[%x, %y, %c] clamp : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @inline_dim(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op is inline, so it can only be read by 'arvr.access ... in_bounds'}}
+  %f = arvr.stage "f" inline : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 0 : i8
+    arvr.yield %v : i8
+  }
+  %fw = arvr.dim %f width : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%fw, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arith.constant 1 : i8
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}

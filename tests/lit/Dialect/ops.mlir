@@ -176,3 +176,28 @@ arvr.kernel @nv12(%frame: !arvr.nv12) -> !arvr.image<ui8, 1> {
   }
   arvr.return %out : !arvr.image<ui8, 1>
 }
+
+// An inline stage (a function the schedule leaves inline), read in place.
+// CHECK-LABEL: arvr.kernel @inline_stage
+arvr.kernel @inline_stage(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<f32, 1>
+  %h = arvr.dim %src height : !arvr.image<f32, 1>
+  %one = arith.constant 1 : index
+  // CHECK: %[[T:.+]] = arvr.stage "twice" inline : !arvr.image<f32, 1> {
+  // CHECK-NEXT: ^bb0(%[[X:.+]]: index, %[[Y:.+]]: index, %{{.+}}: index):
+  // CHECK: arvr.access %src[%[[X]], %[[Y]], %{{.+}}] in_bounds
+  %t = arvr.stage "twice" inline : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %src[%x, %y, %c] in_bounds : !arvr.image<f32, 1>
+    %d = arith.addf %v, %v : f32
+    arvr.yield %d : f32
+  }
+  // CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %{{.+}}] : !arvr.image<f32, 1>
+  // CHECK: arvr.access %[[T]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds : !arvr.image<f32, 1>
+  %out = arvr.stage "out" [%w, %h, %one] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %v = arvr.access %t[%x, %y, %c] in_bounds : !arvr.image<f32, 1>
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}

@@ -124,6 +124,11 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
     `gpu_block`) asks that on the GPU the stage be computed by each thread
     block of its one reader, over that block's tile and halo, in shared
     memory; other targets compute it like any intermediate stage.
+    `inline` (a function the schedule leaves inline, the default) marks a
+    stage that is never materialised: `arvr-inline-stages` replaces each
+    read of it by a copy of its region at the read's coordinates. An inline
+    stage has no sizes, origin or GPU schedule, is not returned, and is read
+    only by `arvr.access ... in_bounds`.
     ```mlir
     %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, ?> {
     ^bb0(%x: index, %y: index, %ch: index):
@@ -136,19 +141,25 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
       %f = arith.constant 1.0 : f32
       arvr.yield %f : f32
     }
+    %wt = arvr.stage "weight" inline : !arvr.image<f32, 1> {
+    ^bb0(%i: index, %y: index, %ch: index):
+      %f = arith.index_cast %i : index to i32
+      %g = arith.sitofp %f : i32 to f32
+      arvr.yield %g : f32
+    }
     ```
   }];
   let arguments = (ins StrAttr:$name, Variadic<Index>:$sizes,
                        Variadic<Index>:$origin,
                        OptionalAttr<DenseI64ArrayAttr>:$gpu_block,
                        OptionalAttr<I64Attr>:$gpu_pixels,
-                       UnitAttr:$gpu_shared);
+                       UnitAttr:$gpu_shared, UnitAttr:$inlined);
   let results = (outs Arvr_ImageType:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name (` ` `[` $sizes^ `]`)? (`at` ` ` `[` $origin^ `]`)?
     (`gpu_block` $gpu_block^)? (`gpu_pixels` $gpu_pixels^)?
-    (`gpu_shared` $gpu_shared^)? attr-dict `:`
+    (`gpu_shared` $gpu_shared^)? (`inline` $inlined^)? attr-dict `:`
     qualified(type($result))
     $body
   }];
@@ -158,12 +169,13 @@ def Arvr_StageOp : Arvr_Op<"stage", [RecursiveMemoryEffects,
                    "::mlir::Value":$channels), [{
       build($_builder, $_state, type, name,
             ::mlir::ValueRange{width, height, channels}, ::mlir::ValueRange{},
-            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), false);
+            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), false,
+            false);
     }]>,
     OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name), [{
       build($_builder, $_state, type, name, ::mlir::ValueRange{},
             ::mlir::ValueRange{}, ::mlir::DenseI64ArrayAttr(),
-            ::mlir::IntegerAttr(), false);
+            ::mlir::IntegerAttr(), false, false);
     }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -337,9 +337,6 @@ struct OutputDecl {
   /// `image<u8>[w, h]`: the output's size, i32 expressions the same at
   /// every pixel; null for the size of the first image.
   ExprPtr width, height;
-  /// Set by Sema: whether the output has the size of the kernel's first
-  /// image (no `[w, h]`, or that image's own width and height).
-  bool sizedAsSource = true;
 };
 
 /// `kernel name(params) -> outputs { funcs schedule? }`

@@ -9,6 +9,43 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ArvrInlineStages : Pass<"arvr-inline-stages", "::mlir::ModuleOp"> {
+  let summary = "Replace each read of an inline stage by its computation";
+  let description = [{
+    Each read (`arvr.access ... in_bounds`) of a stage marked `inline` (a
+    function the schedule does not compute at the root) becomes a copy of
+    the stage's region, its coordinates `(x, y, c)` being the read's, and
+    the stage is erased. The copied ops keep their locations, in the
+    function they were written in. Stages are inlined in program order, so
+    an inline stage that reads another is copied once that one is inlined
+    into it. Runs first in both pipelines.
+  }];
+}
+
+def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
+  let summary = "Prove that every read without boundary stays inside";
+  let description = [{
+    An `arvr.access ... in_bounds` of a kernel's image (an argument, or a
+    plane of an NV12 frame) promises to stay inside the image. This pass
+    proves it, or reports the read as an error at its location, naming the
+    image and the coordinate.
+
+    The proof is interval arithmetic over affine forms of the kernel's
+    sizes: each coordinate ranges over the window of the stage reading
+    (from its origin to origin + size - 1; for a stage without sizes, the
+    union of what its readers read, stages being visited from the last),
+    reduction variables over `lower` to `upper`, and +, -, multiplication
+    and floor division by constants, min, max and select combine ranges.
+    An image's width, height and channel count are at least 1, and the UV
+    plane of a frame of width W is ceil(W / 2) wide. A read is in range
+    when `0 <= low` and `high <= size - 1` hold for every value of the
+    sizes, with `floor(a / k)` bounded by `(a - k + 1) / k` and `a / k`.
+    Reads with a boundary mode, samples and reads of stages without sizes
+    are in range by definition. Run after `arvr-inline-stages` and
+    canonicalisation, before `arvr-split-planes`.
+  }];
+}
+
 def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
   let summary = "Lower arvr kernels to scf.parallel loops over memrefs";
   let description = [{

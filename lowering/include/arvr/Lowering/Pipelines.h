@@ -42,13 +42,22 @@ struct CudaPipelineOptions {
 /// /usr/local/cuda, the first that has nvvm/libdevice; "" if none has.
 std::string findCudaToolkit();
 
-/// arvr -> loops -> gpu.launch -> outlined gpu.module -> NVVM -> PTX.
+/// The dialect passes both pipelines start with: inline stages inlined,
+/// canonicalised, every read without boundary proved in range, NV12 frames
+/// split into their planes. The driver runs them on the kernel as
+/// generated, keeps a copy, then runs the rest of a pipeline.
+void buildArvrPipeline(OpPassManager &pm);
+
+/// arvr -> loops -> gpu.launch -> outlined gpu.module -> NVVM -> PTX;
+/// without the dialect passes if `arvrPasses` is false (they have run).
 void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options,
-                       LoweringStage stopAfter = LoweringStage::Binary);
+                       LoweringStage stopAfter = LoweringStage::Binary,
+                       bool arvrPasses = true);
 
 /// arvr -> loops -> LLVM dialect, ready for the ExecutionEngine.
 void buildCpuPipeline(OpPassManager &pm,
-                      LoweringStage stopAfter = LoweringStage::Binary);
+                      LoweringStage stopAfter = LoweringStage::Binary,
+                      bool arvrPasses = true);
 
 /// Registers every dialect and interface the pipelines need.
 void registerPipelineDialects(DialectRegistry &registry);
