@@ -1,9 +1,10 @@
 //===- FuzzSource.cpp - libFuzzer target: .arvr text through the compiler -===//
 //
 // Runs any bytes through the lexer, parser and semantic checks and, when
-// they accept it, MLIRGen, the verifier, the splitting of NV12 frames, bounds
-// inference and the lowering to loops: the whole path a user's file takes
-// before a target is chosen. Errors are expected and swallowed; a crash, an
+// they accept it, MLIRGen, the verifier and the CPU pipeline to loops (the
+// dialect passes: inlining, the in-range check, the splitting of NV12
+// frames; row bands, bounds inference, the lowering to loops): the whole
+// path a user's file takes before a target is chosen. Errors are expected and swallowed; a crash, an
 // assertion, a sanitizer report or a hang is a bug. Built and run by
 // scripts/fuzz.sh.
 //
@@ -14,14 +15,12 @@
 #include "arvr/Frontend/MLIRGen.h"
 #include "arvr/Frontend/Parser.h"
 #include "arvr/Frontend/Sema.h"
-#include "arvr/Lowering/Passes.h"
 #include "arvr/Lowering/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,12 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   mlir::PassManager pm(&context);
-  pm.addPass(mlir::arvr::createArvrSplitPlanes());
-  pm.addPass(mlir::arvr::createArvrCpuRowBands());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::arvr::createArvrInferBounds());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::arvr::createConvertArvrToLoops());
+  mlir::arvr::buildCpuPipeline(pm, mlir::arvr::LoweringStage::Loops);
   (void)pm.run(*module);
   return 0;
 }

@@ -182,3 +182,23 @@ arvr.kernel @two_readers(%src: !arvr.image<ui8, 1>) -> (!arvr.image<ui8, 1>, !ar
   }
   arvr.return %a, %b : !arvr.image<ui8, 1>, !arvr.image<ui8, 1>
 }
+
+// -----
+
+// An inline stage is inlined before windows are inferred.
+arvr.kernel @not_inlined(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  // expected-error @+1 {{stage 't' is inline: run arvr-inline-stages first}}
+  %t = arvr.stage "t" inline : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %one = arith.constant 1 : index
+  %out = arvr.stage "out" [%w, %w, %one] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
