@@ -46,6 +46,11 @@ struct ArvrCpuRowBandsPass
       for (StageOp stage : kernel.getBody().front().getOps<StageOp>()) {
         if (!stage.isOutput() || !stage.hasSizes())
           continue;
+        if (!stage.getOrigin().empty()) {
+          stage.emitError("a returned stage already has a window");
+          signalPassFailure();
+          return;
+        }
         OpBuilder b(stage);
         Location stageLoc = stage.getLoc();
         Value zero = arith::ConstantIndexOp::create(b, stageLoc, 0);
@@ -58,11 +63,6 @@ struct ArvrCpuRowBandsPass
             height);
         Value rows = arith::SubIOp::create(b, stageLoc, last, first);
         Value origin[3] = {zero, first, zero};
-        if (!stage.getOrigin().empty()) {
-          stage.emitError("a returned stage already has a window");
-          signalPassFailure();
-          return;
-        }
         stage.getSizesMutable().assign(
             ValueRange{stage.getWidth(), rows, stage.getChannels()});
         stage.getOriginMutable().assign(origin);

@@ -442,3 +442,32 @@ arvr.kernel @inline_dim(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+arvr.kernel @bad_terminator(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  // expected-error @+1 {{'arvr.stage' op region must end in 'arvr.yield'}}
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    llvm.unreachable
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+arvr.kernel @argmin_of_index(%src: !arvr.image<ui8, ?>) -> !arvr.image<i32, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<i32, ?> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %lo = arith.constant 0 : i32
+    %i = arvr.reduce argmin %lo to %lo : i32 {
+    ^bb0(%k: i32):
+      // expected-error @+1 {{'arvr.yield' op argmin compares numbers, not 'index'}}
+      arvr.yield %x : index
+    }
+    arvr.yield %i : i32
+  }
+  arvr.return %out : !arvr.image<i32, ?>
+}
