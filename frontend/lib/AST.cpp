@@ -240,8 +240,19 @@ private:
                    : getBoundaryModeName(e->boundary));
       os << "\n";
       ++depth;
-      for (const ExprPtr &arg : e->args)
+      for (auto [i, arg] : llvm::enumerate(e->args)) {
+        // sample(image, u, v[, c], interpolation): the first and last are
+        // names, not values.
+        auto *name = llvm::dyn_cast<VarExpr>(arg.get());
+        bool isSample = e->builtin == CallExpr::Builtin::Sample;
+        if (isSample && name && (i == 0 || i + 1 == e->args.size())) {
+          line(name->getLoc());
+          os << (i == 0 ? "Image '" : "Interpolation '") << name->name
+             << "'\n";
+          continue;
+        }
         print(*arg);
+      }
       --depth;
     } else if (auto *e = llvm::dyn_cast<ReduceExpr>(&expr)) {
       os << "Reduce '" << ReduceExpr::getName(e->op) << "' over '" << e->var
