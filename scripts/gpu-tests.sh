@@ -38,6 +38,12 @@ cases=(
   "tests/golden/downscale.arvr|-p k=3"
   "tests/lit/Frontend/mlirgen-schedule.arvr|-p r=2"
   "examples/nv12_to_rgb.arvr||tests/data/pattern_1x1.nv12 tests/data/pattern_7x3.nv12 tests/data/pattern_641x479.nv12"
+  # Reads without boundary that arvr-check-bounds proves in range.
+  "tests/lit/Frontend/in-bounds.arvr|--kernel decimate"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel clamped"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel helper"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel valid_box|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel shared|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)
