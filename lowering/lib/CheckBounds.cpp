@@ -618,22 +618,74 @@ private:
       bool below = !provedLE(first, coords[dim].lo);
       if (!below && provedLE(coords[dim].hi, last))
         continue;
-      reportRead(access, dim, below);
+      reportRead(access, dim, below, below ? coords[dim].lo : coords[dim].hi,
+                 below ? first : last);
       return false;
     }
     return true;
   }
 
+  /// The name in the .arvr source of `arg`, an argument of a kernel.
+  static std::string nameOf(Value arg) {
+    auto block = cast<BlockArgument>(arg);
+    auto kernel = cast<KernelOp>(block.getOwner()->getParentOp());
+    if (auto name = kernel.getArgAttrOfType<StringAttr>(block.getArgNumber(),
+                                                        "arvr.name"))
+      return name.str();
+    return "argument " + std::to_string(block.getArgNumber());
+  }
+
+  /// `f` as .arvr text: `2 * src.width - 1`, `(frame.width + 1) / 2`.
+  std::string show(const Form &f) {
+    std::string text;
+    for (auto [atomId, c] : f.terms) {
+      const Atom &atom = atoms[atomId];
+      std::string name;
+      if (atom.kind == Atom::Kind::Size)
+        name = nameOf(atom.value) + "." + stringifyDim(atom.dim).str();
+      else if (atom.kind == Atom::Kind::FloorDiv)
+        name = atom.inner.terms.size() == 1 && !atom.inner.constant &&
+                       atom.inner.terms.front().second == 1
+                   ? show(atom.inner) + " / " + std::to_string(atom.divisor)
+                   : "(" + show(atom.inner) + ") / " +
+                         std::to_string(atom.divisor);
+      else if (auto arg = dyn_cast<BlockArgument>(atom.value);
+               arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
+        name = nameOf(atom.value);
+      else
+        name = "a value of the kernel";
+      int64_t magnitude = c < 0 ? -c : c;
+      if (!text.empty())
+        text += c < 0 ? " - " : " + ";
+      else if (c < 0)
+        text += "-";
+      if (magnitude != 1)
+        text += std::to_string(magnitude) + " * ";
+      // 2 * (w / 2), not 2 * w / 2.
+      bool quotient = atom.kind == Atom::Kind::FloorDiv && name[0] != '(';
+      text += magnitude != 1 && quotient ? "(" + name + ")" : name;
+    }
+    if (text.empty())
+      return std::to_string(f.constant);
+    if (f.constant)
+      text += (f.constant < 0 ? " - " : " + ") +
+              std::to_string(f.constant < 0 ? -f.constant : f.constant);
+    return text;
+  }
+
+  /// An end of a range as .arvr text: one form, or the min (low end) or
+  /// max (high end) of several.
+  std::string show(const Bound &bound, bool isLow) {
+    if (bound->size() == 1)
+      return show(bound->front());
+    std::string text = isLow ? "min(" : "max(";
+    for (auto [i, f] : llvm::enumerate(*bound))
+      text += (i ? ", " : "") + show(f);
+    return text + ")";
+  }
+
   /// The name of `image` in the .arvr source, and whether it is a plane.
   std::pair<std::string, bool> describe(Value image) {
-    auto nameOf = [](Value arg) -> std::string {
-      auto block = cast<BlockArgument>(arg);
-      auto kernel = cast<KernelOp>(block.getOwner()->getParentOp());
-      if (auto name = kernel.getArgAttrOfType<StringAttr>(block.getArgNumber(),
-                                                          "arvr.name"))
-        return name.str();
-      return "argument " + std::to_string(block.getArgNumber());
-    };
     if (isa<BlockArgument>(image))
       return {nameOf(image), false};
     if (auto plane = image.getDefiningOp<PlaneOp>())
@@ -646,10 +698,13 @@ private:
   }
 
   /// Reports that coordinate `dim` of `access` may leave its image, below
-  /// (else above).
-  void reportRead(AccessOp access, unsigned dim, bool below) {
+  /// (else above): `found` is the end of its range that was not proved
+  /// inside `limit`, the image's first (else last) index.
+  void reportRead(AccessOp access, unsigned dim, bool below,
+                  const Bound &found, const Bound &limit) {
     static const char *coordinates[] = {"x", "y", "c"};
     static const char *sizes[] = {"width", "height", "channel count"};
+    static const char *indices[] = {"column", "row", "channel"};
     Value image = access.getImage();
     auto [name, isPlane] = describe(image);
     bool isStage = image.getDefiningOp<StageOp>() != nullptr;
@@ -662,6 +717,20 @@ private:
     else
       diag << "reach the " << (isStage ? "window" : what) << "'s "
            << sizes[dim];
+    // What the analysis found, in the source's names.
+    if (!found)
+      diag.attachNote(access.getLoc())
+          << "the compiler cannot bound it: it must be built from the "
+             "output's coordinates, reduction variables and image sizes with "
+             "+, -, * and / by constants, min, max, clamp and select";
+    else if (!limit)
+      diag.attachNote(access.getLoc())
+          << "the " << what << "'s " << sizes[dim] << " is not known here";
+    else
+      diag.attachNote(access.getLoc())
+          << "it may be as " << (below ? "low" : "high") << " as "
+          << show(found, below) << ", and the " << (below ? "first " : "last ")
+          << indices[dim] << " is " << show(limit, !below);
     if (isStage)
       return;
     if (isPlane) {

@@ -138,7 +138,8 @@ arvr.kernel @past_the_edge(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !ar
   %c1 = arith.constant 1 : index
   %f = arvr.stage "f" : !arvr.image<f32, 1> {
   ^bb0(%x: index, %y: index, %c: index):
-    // expected-error @+2 {{this read of 'src' may fall outside the image: its x coordinate may reach the image's width}}
+    // expected-error @+3 {{this read of 'src' may fall outside the image: its x coordinate may reach the image's width}}
+    // expected-note @+2 {{it may be as high as src.width, and the last column is src.width - 1}}
     // expected-note @+1 {{give it a boundary mode, e.g. 'src.clamp(...)' to repeat the edge, or declare one on the parameter}}
     %v = arvr.access %src[%x, %y, %c] in_bounds : !arvr.image<f32, 1>
     arvr.yield %v : f32
@@ -154,14 +155,15 @@ arvr.kernel @past_the_edge(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !ar
 
 // -----
 
-arvr.kernel @scalar_offset(%src: !arvr.image<f32, 1> {arvr.name = "src"}, %d: index) -> !arvr.image<f32, 1> {
+arvr.kernel @scalar_offset(%src: !arvr.image<f32, 1> {arvr.name = "src"}, %d: index {arvr.name = "d"}) -> !arvr.image<f32, 1> {
   %w = arvr.dim %src width : !arvr.image<f32, 1>
   %h = arvr.dim %src height : !arvr.image<f32, 1>
   %c1 = arith.constant 1 : index
   %out = arvr.stage "out" [%w, %h, %c1] : !arvr.image<f32, 1> {
   ^bb0(%x: index, %y: index, %c: index):
     %yd = arith.addi %y, %d : index
-    // expected-error @+2 {{its y coordinate may be negative}}
+    // expected-error @+3 {{its y coordinate may be negative}}
+    // expected-note @+2 {{it may be as low as d, and the first row is 0}}
     // expected-note @+1 {{give it a boundary mode}}
     %v = arvr.access %src[%x, %yd, %c] in_bounds : !arvr.image<f32, 1>
     arvr.yield %v : f32
@@ -184,7 +186,8 @@ arvr.kernel @stage_window(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !arv
   %out = arvr.stage "out" [%w, %h, %c1] : !arvr.image<f32, 1> {
   ^bb0(%x: index, %y: index, %c: index):
     %x1 = arith.subi %x, %c1 : index
-    // expected-error @+1 {{this read of 't' may fall outside the stage's window: its x coordinate may be negative}}
+    // expected-error @+2 {{this read of 't' may fall outside the stage's window: its x coordinate may be negative}}
+    // expected-note @+1 {{it may be as low as -1, and the first column is 0}}
     %v = arvr.access %t[%x1, %y, %c] in_bounds : !arvr.image<f32, 1>
     arvr.yield %v : f32
   }
@@ -202,7 +205,8 @@ arvr.kernel @third_channel(%frame: !arvr.nv12 {arvr.name = "cam"}) -> !arvr.imag
   %out = arvr.stage "out" [%w, %w, %c1] : !arvr.image<ui8, 1> {
   ^bb0(%x: index, %y: index, %c: index):
     %c0 = arith.constant 0 : index
-    // expected-error @+2 {{this read of 'cam.uv' may fall outside the plane: its c coordinate may reach the plane's channel count}}
+    // expected-error @+3 {{this read of 'cam.uv' may fall outside the plane: its c coordinate may reach the plane's channel count}}
+    // expected-note @+2 {{it may be as high as 2, and the last channel is 1}}
     // expected-note @+1 {{declare a boundary mode on the frame}}
     %v = arvr.access %uv[%x, %c0, %c2] in_bounds : !arvr.image<ui8, 2>
     arvr.yield %v : i8
