@@ -93,6 +93,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // What a loop's iterations share (the boundary handling of a row every
+  // tap of a horizontal reduction reads, say) is computed once, before it.
+  // In the kernels only: hoisted out of a launch, it would land on the host.
+  device.addPass(createLoopInvariantCodeMotionPass());
   device.addPass(createSCFToControlFlowPass());
   // Index arithmetic in 32 bits, as hand-written CUDA does: 64-bit integer
   // multiplies take several instructions on the GPU. The runner refuses
@@ -137,6 +141,7 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
   pm.addPass(createArvrUnrollReductions());
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)
     return;
