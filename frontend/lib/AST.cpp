@@ -247,8 +247,7 @@ private:
         bool isSample = e->builtin == CallExpr::Builtin::Sample;
         if (isSample && name && (i == 0 || i + 1 == e->args.size())) {
           line(name->getLoc());
-          os << (i == 0 ? "Image '" : "Interpolation '") << name->name
-             << "'\n";
+          os << (i == 0 ? "Image '" : "Interpolation '") << name->name << "'\n";
           continue;
         }
         print(*arg);

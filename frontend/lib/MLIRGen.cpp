@@ -3,11 +3,12 @@
 // Each kernel becomes an `arvr.kernel`; each function it uses becomes an
 // `arvr.stage` whose region is the function at one point (`inline` unless
 // the schedule computes it at the root: arvr-inline-stages inlines those),
-// and a call of a function an `arvr.access` of its stage. Expressions become `arith`/`math` ops on the
-// scalar types (u8 -> i8, u16 -> i16, i32, f32, bool -> i1), and each
-// language rule that MLIR leaves undefined is made defined here: integer
-// division by zero gives 0, float-to-int conversions saturate and send NaN
-// to 0 (docs/language.md states these rules).
+// and a call of a function an `arvr.access` of its stage. Expressions
+// become `arith`/`math` ops on the scalar types (u8 -> i8, u16 -> i16, i32,
+// f32, bool -> i1), and each language rule that MLIR leaves undefined is
+// made defined here: integer division by zero gives 0, float-to-int
+// conversions saturate and send NaN to 0 (docs/language.md states these
+// rules).
 //
 //===----------------------------------------------------------------------===//
 

@@ -145,9 +145,9 @@ private:
   /// What an atom stands for.
   struct Atom {
     enum class Kind { Size, Opaque, FloorDiv } kind;
-    Value value;    ///< Size: the image or frame; Opaque: the value.
-    Dim dim;        ///< Size: which size.
-    Form inner;     ///< FloorDiv: floor(inner / divisor).
+    Value value; ///< Size: the image or frame; Opaque: the value.
+    Dim dim;     ///< Size: which size.
+    Form inner;  ///< FloorDiv: floor(inner / divisor).
     int64_t divisor = 1;
   };
 
@@ -237,7 +237,8 @@ private:
       // A size is at least 1: the bound that helps, if c >= 0.
       if (c < 0)
         return false;
-      std::optional<Form> next = addScaled(without, Form::of(1), c, kProofLimit);
+      std::optional<Form> next =
+          addScaled(without, Form::of(1), c, kProofLimit);
       return next && isNonNegative(*next);
     }
     case Atom::Kind::FloorDiv: {
@@ -256,8 +257,8 @@ private:
       std::optional<int64_t> least = minimum(atom.inner);
       if (c < 0 || !least)
         return false;
-      next = addScaled(without, Form::of(llvm::divideFloorSigned(*least, k)),
-                       c, kProofLimit);
+      next = addScaled(without, Form::of(llvm::divideFloorSigned(*least, k)), c,
+                       kProofLimit);
       return next && isNonNegative(*next);
     }
     }
@@ -357,8 +358,7 @@ private:
   }
 
   /// Each form of `a` mapped by `map` (which may fail).
-  template <typename Map>
-  Bound mapForms(const Bound &a, Map map) {
+  template <typename Map> Bound mapForms(const Bound &a, Map map) {
     if (!a)
       return std::nullopt;
     SmallVector<Form, 2> forms;
@@ -402,13 +402,15 @@ private:
         arg && isa<KernelOp>(arg.getOwner()->getParentOp()))
       return Form::atom(getAtom(Atom::Kind::Size, image, dim));
     if (auto plane = image.getDefiningOp<PlaneOp>()) {
-      Form frameSize = Form::atom(getAtom(Atom::Kind::Size, plane.getFrame(), dim));
+      Form frameSize =
+          Form::atom(getAtom(Atom::Kind::Size, plane.getFrame(), dim));
       if (plane.getPlane() == Plane::y)
         return frameSize;
       // The UV plane: ceil(W / 2) = floor((W + 1) / 2).
       return floorDiv(*addScaled(frameSize, Form::of(1), 1, kProofLimit), 2);
     }
-    if (auto stage = image.getDefiningOp<StageOp>(); stage && stage.hasSizes()) {
+    if (auto stage = image.getDefiningOp<StageOp>();
+        stage && stage.hasSizes()) {
       Bound lo = range(stage.getSizes()[static_cast<unsigned>(dim)]).lo;
       if (lo && lo->size() == 1)
         return lo->front();
@@ -577,9 +579,8 @@ private:
       }
       windows[stage] = window;
       cache.clear();
-      stage.getBody().walk([&](AccessOp access) {
-        ok = checkAccess(access, reads) && ok;
-      });
+      stage.getBody().walk(
+          [&](AccessOp access) { ok = checkAccess(access, reads) && ok; });
     }
     return ok;
   }
@@ -700,8 +701,8 @@ private:
   /// Reports that coordinate `dim` of `access` may leave its image, below
   /// (else above): `found` is the end of its range that was not proved
   /// inside `limit`, the image's first (else last) index.
-  void reportRead(AccessOp access, unsigned dim, bool below,
-                  const Bound &found, const Bound &limit) {
+  void reportRead(AccessOp access, unsigned dim, bool below, const Bound &found,
+                  const Bound &limit) {
     static const char *coordinates[] = {"x", "y", "c"};
     static const char *sizes[] = {"width", "height", "channel count"};
     static const char *indices[] = {"column", "row", "channel"};

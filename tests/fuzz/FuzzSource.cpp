@@ -4,9 +4,9 @@
 // they accept it, MLIRGen, the verifier and the CPU pipeline to loops (the
 // dialect passes: inlining, the in-range check, the splitting of NV12
 // frames; row bands, bounds inference, the lowering to loops): the whole
-// path a user's file takes before a target is chosen. Errors are expected and swallowed; a crash, an
-// assertion, a sanitizer report or a hang is a bug. Built and run by
-// scripts/fuzz.sh.
+// path a user's file takes before a target is chosen. Errors are expected and
+// swallowed; a crash, an assertion, a sanitizer report or a hang is a bug.
+// Built and run by scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
 
