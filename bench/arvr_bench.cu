@@ -183,6 +183,28 @@ void launchArvr(ArvrKernel &k, ArvrFrame &frame, cudaStream_t stream) {
   }
 }
 
+/// The arguments of one launch of `k`: each image as `imageOf(arg)` binds
+/// it (shape and device address), each scalar from `scalars` by name.
+template <typename ImageOf>
+std::vector<arvrbench::Binding>
+bindArgs(const ArvrKernel &k, ImageOf imageOf,
+         const std::map<std::string, double> &scalars) {
+  std::vector<arvrbench::Binding> b(k.manifest.args.size());
+  for (size_t a = 0; a < b.size(); ++a) {
+    const auto &arg = k.manifest.args[a];
+    if (arg.isImage)
+      b[a] = imageOf(arg);
+    else
+      b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
+  }
+  return b;
+}
+
+/// An interleaved RGB8 image of `width` x `height` at `address`.
+arvrbench::Binding rgbImage(int width, int height, uint64_t address) {
+  return {{height, width, 3}, address, 0};
+}
+
 std::vector<KernelFacts> factsOf(ArvrKernel &k, const ArvrFrame &frame) {
   std::vector<KernelFacts> facts;
   for (const auto &l : frame.launches) {
@@ -318,6 +340,19 @@ struct DeviceBuffer {
 //===----------------------------------------------------------------------===//
 // Statistics and output
 //===----------------------------------------------------------------------===//
+
+/// The intermediate buffers `k`'s manifest asks for (evaluated), allocated
+/// and appended to `owned`; their addresses, in the manifest's order.
+std::vector<uint64_t>
+allocateStageBuffers(const ArvrKernel &k,
+                     std::vector<std::unique_ptr<DeviceBuffer>> &owned) {
+  std::vector<uint64_t> addresses;
+  for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
+    owned.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
+    addresses.push_back(owned.back()->address());
+  }
+  return addresses;
+}
 
 struct Stats {
   double median, min, max;
@@ -513,24 +548,18 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
 
   std::vector<ArvrFrame> frames;
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
+  std::vector<uint64_t> buffers;
   for (int s = 0; s < sets; ++s) {
-    std::vector<arvrbench::Binding> b(k.manifest.args.size());
-    for (size_t a = 0; a < b.size(); ++a) {
-      const auto &arg = k.manifest.args[a];
-      if (arg.isImage) {
-        b[a].shape = {height, width, 3};
-        b[a].pointer = arg.isOutput ? out[0][s]->address() : in[s]->address();
-      } else {
-        b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
-      }
-    }
+    auto b = bindArgs(
+        k,
+        [&](const arvrbench::ManifestArg &arg) {
+          return rgbImage(width, height,
+                          (arg.isOutput ? out[0][s] : in[s])->address());
+        },
+        scalars);
     k.manifest.evaluate(b);
-    std::vector<uint64_t> buffers;
-    for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
-      if (s == 0)
-        stageBuffers.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
-      buffers.push_back(stageBuffers[i]->address());
-    }
+    if (s == 0)
+      buffers = allocateStageBuffers(k, stageBuffers);
     frames.push_back(prepare(k, b, buffers));
   }
 
@@ -611,27 +640,19 @@ void benchGaussian(ArvrKernel &k,
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   auto framesOf = [&](ArvrKernel &kernel, int impl) {
     std::vector<ArvrFrame> frames;
-    size_t base = stageBuffers.size(); // This kernel's buffers start here.
+    std::vector<uint64_t> buffers;
     for (int s = 0; s < sets; ++s) {
-      std::vector<arvrbench::Binding> b(kernel.manifest.args.size());
-      for (size_t a = 0; a < b.size(); ++a) {
-        const auto &arg = kernel.manifest.args[a];
-        if (arg.isImage) {
-          b[a].shape = {height, width, 3};
-          b[a].pointer =
-              arg.isOutput ? outputOf(impl, s).address() : in[s]->address();
-        } else {
-          b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
-        }
-      }
+      auto b = bindArgs(
+          kernel,
+          [&](const arvrbench::ManifestArg &arg) {
+            return rgbImage(width, height,
+                            arg.isOutput ? outputOf(impl, s).address()
+                                         : in[s]->address());
+          },
+          scalars);
       kernel.manifest.evaluate(b);
-      std::vector<uint64_t> buffers;
-      for (size_t i = 0; i < kernel.manifest.buffers.size(); ++i) {
-        if (s == 0)
-          stageBuffers.emplace_back(
-              new DeviceBuffer(kernel.manifest.bufferBytes(i)));
-        buffers.push_back(stageBuffers[base + i]->address());
-      }
+      if (s == 0)
+        buffers = allocateStageBuffers(kernel, stageBuffers);
       frames.push_back(prepare(kernel, b, buffers));
     }
     return frames;
@@ -833,30 +854,23 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
       {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},          {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}, {"sigma", 2.0},
       {"radius", 4}};
-  std::vector<arvrbench::Binding> b(k.manifest.args.size());
-  if (nv12) {
-    b[0] = {{height, width, 1}, in.address(), 0};
-    b[1] = {
-        {height / 2, width / 2, 2}, in.address() + size_t(width) * height, 0};
-    b[2] = {{height, width, 3}, out.address(), 0};
-  } else {
-    for (size_t a = 0; a < b.size(); ++a) {
-      const auto &arg = k.manifest.args[a];
-      if (arg.isImage)
-        b[a] = {
-            {height, width, 3}, arg.isOutput ? out.address() : in.address(), 0};
-      else
-        b[a].scalarBits = ArvrKernel::scalarBits(arg, scalars.at(arg.name));
-    }
-  }
+  auto b = bindArgs(
+      k,
+      [&](const arvrbench::ManifestArg &arg) {
+        if (arg.isOutput)
+          return rgbImage(width, height, out.address());
+        if (nv12 && arg.name == "frame_uv")
+          return arvrbench::Binding{{height / 2, width / 2, 2},
+                                    in.address() + size_t(width) * height,
+                                    0};
+        if (nv12)
+          return arvrbench::Binding{{height, width, 1}, in.address(), 0};
+        return rgbImage(width, height, in.address());
+      },
+      scalars);
   k.manifest.evaluate(b);
   std::vector<std::unique_ptr<DeviceBuffer>> stage;
-  std::vector<uint64_t> buffers;
-  for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
-    stage.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
-    buffers.push_back(stage.back()->address());
-  }
-  ArvrFrame frame = prepare(k, b, buffers);
+  ArvrFrame frame = prepare(k, b, allocateStageBuffers(k, stage));
   cudaEvent_t e[4];
   for (auto &ev : e)
     CUDA(cudaEventCreate(&ev));
