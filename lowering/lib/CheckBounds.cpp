@@ -5,12 +5,15 @@
 // inside. The proof is interval arithmetic whose ends are affine forms over
 // "atoms", the kernel's uniform integers: image sizes (at least 1), floor
 // divisions of forms by constants, and values it cannot see into (scalar
-// parameters: of either sign). A coordinate of a stage ranges over the
-// stage's window; the window of a stage without sizes is the union of what
-// its readers read, so stages are visited from the last to the first.
-// `0 <= low` and `high <= size - 1` are then proved for every value of the
-// atoms by replacing each atom by its bound (a floor division by the
-// rational bound on the side that cannot help, an image size by 1).
+// parameters: of either sign). An end may be the least (or greatest) of a
+// few forms that cannot be compared, as min, max, select and unions make.
+// A coordinate of a stage ranges over the stage's window; the window of a
+// stage without sizes is the union of what its readers read, so stages are
+// visited from the last to the first. `0 <= low` and `high <= size - 1` are
+// then proved for every value of the atoms by replacing each atom by a
+// bound on the side that keeps the inequality (a floor division by its
+// rational bound, or by the least integer it can be; an image size by 1).
+// A read not proved is an error, with a note saying how far it may go.
 //
 // To stay sound where i32 arithmetic could wrap, forms are kept small
 // (constants below 2^20, coefficients up to 256, images below 2^15 a side),
