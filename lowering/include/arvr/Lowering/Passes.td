@@ -28,7 +28,8 @@ def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
     An `arvr.access ... in_bounds` of a kernel's image (an argument, or a
     plane of an NV12 frame) promises to stay inside the image. This pass
     proves it, or reports the read as an error at its location, naming the
-    image and the coordinate.
+    image and the coordinate, with a note saying how far the coordinate may
+    go in the source's names (`src.width`, `(frame.width + 1) / 2`).
 
     The proof is interval arithmetic over affine forms of the kernel's
     sizes: each coordinate ranges over the window of the stage reading
@@ -39,7 +40,9 @@ def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
     An image's width, height and channel count are at least 1, and the UV
     plane of a frame of width W is ceil(W / 2) wide. A read is in range
     when `0 <= low` and `high <= size - 1` hold for every value of the
-    sizes, with `floor(a / k)` bounded by `(a - k + 1) / k` and `a / k`.
+    sizes, with `floor(a / k)` bounded by `(a - k + 1) / k` and `a / k`, or
+    below by the least integer it can be. An end of a range that min, max,
+    select or a union leave undecided keeps its candidates side by side.
     Reads with a boundary mode, samples and reads of stages without sizes
     are in range by definition. Run after `arvr-inline-stages` and
     canonicalisation, before `arvr-split-planes`.
