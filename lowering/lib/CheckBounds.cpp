@@ -308,26 +308,19 @@ private:
     return true;
   }
 
-  /// `bound` with the forms another one makes useless dropped (for a low
-  /// end, those proved above another; for a high end, below), if few
-  /// enough remain.
-  Bound prune(SmallVector<Form, 2> forms, bool isLow) {
+  /// `forms` without those another one makes useless (for a low end, those
+  /// proved above another; for a high end, below), if few enough remain.
+  /// A form is dropped only for one that is kept, so some form always is.
+  Bound prune(ArrayRef<Form> forms, bool isLow) {
+    auto covers = [&](const Form &kept, const Form &f) {
+      return kept == f || (isLow ? provedLE(kept, f) : provedLE(f, kept));
+    };
     SmallVector<Form, 2> kept;
-    for (size_t i = 0; i < forms.size(); ++i) {
-      bool useless = false;
-      for (size_t j = 0; j < forms.size() && !useless; ++j) {
-        if (i == j)
-          continue;
-        const Form &other = forms[j];
-        // Equal forms: keep the first.
-        if (other == forms[i]) {
-          useless = j < i;
-          continue;
-        }
-        useless = isLow ? provedLE(other, forms[i]) : provedLE(forms[i], other);
-      }
-      if (!useless)
-        kept.push_back(forms[i]);
+    for (const Form &f : forms) {
+      if (llvm::any_of(kept, [&](const Form &k) { return covers(k, f); }))
+        continue;
+      llvm::erase_if(kept, [&](const Form &k) { return covers(f, k); });
+      kept.push_back(f);
     }
     if (kept.size() > kMaxBoundForms)
       return std::nullopt;
@@ -396,8 +389,9 @@ private:
   // Ranges of values
   //===--------------------------------------------------------------------===//
 
-  /// The size `dim` of the image `image` as a form.
-  std::optional<Form> sizeOf(Value image, Dim dim) {
+  /// The size `dim` of `image`, a kernel's image or a plane of a frame, as
+  /// a form; nullopt for a stage's image (see limitOf) or another image.
+  std::optional<Form> exactSize(Value image, Dim dim) {
     auto type = cast<ImageType>(image.getType());
     if (dim == Dim::channels && type.hasStaticChannels())
       return Form::of(type.getChannels());
@@ -412,13 +406,16 @@ private:
       // The UV plane: ceil(W / 2) = floor((W + 1) / 2).
       return floorDiv(*addScaled(frameSize, Form::of(1), 1, kProofLimit), 2);
     }
-    if (auto stage = image.getDefiningOp<StageOp>();
-        stage && stage.hasSizes()) {
-      Bound lo = range(stage.getSizes()[static_cast<unsigned>(dim)]).lo;
-      if (lo && lo->size() == 1)
-        return lo->front();
-    }
     return std::nullopt;
+  }
+
+  /// The range of size `dim` of `image`; unknown if it cannot be named.
+  Range sizeRange(Value image, Dim dim) {
+    if (std::optional<Form> size = exactSize(image, dim))
+      return Range::point(*size);
+    if (auto stage = image.getDefiningOp<StageOp>(); stage && stage.hasSizes())
+      return range(stage.getSizes()[static_cast<unsigned>(dim)]);
+    return Range::unknown();
   }
 
   /// The range of the integer or index `value`, at a point of the stage
@@ -469,10 +466,8 @@ private:
       std::optional<Form> f = checked(Form::of(constant.getSExtValue()));
       return f ? Range::point(*f) : Range::unknown();
     }
-    if (auto dim = dyn_cast<DimOp>(op)) {
-      std::optional<Form> size = sizeOf(dim.getImage(), dim.getDim());
-      return size ? Range::point(*size) : Range::unknown();
-    }
+    if (auto dim = dyn_cast<DimOp>(op))
+      return sizeRange(dim.getImage(), dim.getDim());
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
       return range(op->getOperand(0));
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -561,8 +556,9 @@ private:
     // What the stages without sizes are asked for, per coordinate.
     DenseMap<Operation *, SmallVector<Range, 3>> reads;
     bool ok = true;
+    // The cache is kept throughout: a value inside a stage is only asked
+    // for while that stage is checked, once its window is known.
     for (StageOp stage : llvm::reverse(stages)) {
-      cache.clear();
       SmallVector<Range, 3> window;
       if (stage.hasSizes()) {
         for (unsigned dim = 0; dim < 3; ++dim) {
@@ -581,7 +577,6 @@ private:
         window = it->second;
       }
       windows[stage] = window;
-      cache.clear();
       stage.getBody().walk(
           [&](AccessOp access) { ok = checkAccess(access, reads) && ok; });
     }
@@ -610,15 +605,13 @@ private:
     for (unsigned dim = 0; dim < 3; ++dim) {
       // The read must lie in [first, last]: [0, size - 1] for an image,
       // [origin, origin + size - 1] for a stage.
-      Bound first = exactly(Form::of(0)), last;
-      if (hasOrigin)
+      Bound first = exactly(Form::of(0));
+      Bound last = sizeRange(image, static_cast<Dim>(dim)).lo;
+      if (hasOrigin) {
         first = range(stage.getOrigin()[dim]).hi;
-      if (std::optional<Form> size = sizeOf(image, static_cast<Dim>(dim))) {
-        last = exactly(*size);
-        if (hasOrigin)
-          last = combine(range(stage.getOrigin()[dim]).lo, last, 1, true);
-        last = combine(last, exactly(Form::of(1)), -1, true);
+        last = combine(range(stage.getOrigin()[dim]).lo, last, 1, true);
       }
+      last = combine(last, exactly(Form::of(1)), -1, true);
       bool below = !provedLE(first, coords[dim].lo);
       if (!below && provedLE(coords[dim].hi, last))
         continue;
@@ -688,19 +681,6 @@ private:
     return text + ")";
   }
 
-  /// The name of `image` in the .arvr source, and whether it is a plane.
-  std::pair<std::string, bool> describe(Value image) {
-    if (isa<BlockArgument>(image))
-      return {nameOf(image), false};
-    if (auto plane = image.getDefiningOp<PlaneOp>())
-      return {nameOf(plane.getFrame()) + "." +
-                  stringifyPlane(plane.getPlane()).str(),
-              true};
-    if (auto stage = image.getDefiningOp<StageOp>())
-      return {stage.getName().str(), false};
-    return {"an image", false};
-  }
-
   /// Reports that coordinate `dim` of `access` may leave its image, below
   /// (else above): `found` is the end of its range that was not proved
   /// inside `limit`, the image's first (else last) index.
@@ -710,17 +690,26 @@ private:
     static const char *sizes[] = {"width", "height", "channel count"};
     static const char *indices[] = {"column", "row", "channel"};
     Value image = access.getImage();
-    auto [name, isPlane] = describe(image);
-    bool isStage = image.getDefiningOp<StageOp>() != nullptr;
-    const char *what = isPlane ? "plane" : isStage ? "stage's window" : "image";
-    InFlightDiagnostic diag = access.emitError("this read of '");
-    diag << name << "' may fall outside the " << what << ": its "
-         << coordinates[dim] << " coordinate may ";
+    // What is read, and its name in the .arvr source: a parameter, a plane
+    // of a frame, a stage; or an image of another dialect, unnamed.
+    auto plane = image.getDefiningOp<PlaneOp>();
+    auto stage = image.getDefiningOp<StageOp>();
+    bool isArgument = isa<BlockArgument>(image);
+    std::string name = isArgument ? nameOf(image)
+                       : plane    ? nameOf(plane.getFrame()) + "." +
+                                     stringifyPlane(plane.getPlane()).str()
+                       : stage ? stage.getName().str()
+                               : "";
+    const char *what = plane ? "plane" : stage ? "stage's window" : "image";
+    InFlightDiagnostic diag = access.emitError("this read");
+    if (!name.empty())
+      diag << " of '" << name << "'";
+    diag << " may fall outside the " << what << ": its " << coordinates[dim]
+         << " coordinate may ";
     if (below)
       diag << "be negative";
     else
-      diag << "reach the " << (isStage ? "window" : what) << "'s "
-           << sizes[dim];
+      diag << "reach the " << (stage ? "window" : what) << "'s " << sizes[dim];
     // What the analysis found, in the source's names.
     if (!found)
       diag.attachNote(access.getLoc())
@@ -735,18 +724,16 @@ private:
           << "it may be as " << (below ? "low" : "high") << " as "
           << show(found, below) << ", and the " << (below ? "first " : "last ")
           << indices[dim] << " is " << show(limit, !below);
-    if (isStage)
-      return;
-    if (isPlane) {
+    if (plane)
       diag.attachNote(access.getLoc())
           << "read the plane at the output's own pixel (Y: (x, y); UV: "
              "(x / 2, y / 2, 0 or 1)), or declare a boundary mode on the "
              "frame, e.g. 'nv12 clamp'";
-      return;
-    }
-    diag.attachNote(access.getLoc())
-        << "give it a boundary mode, e.g. '" << name
-        << ".clamp(...)' to repeat the edge, or declare one on the parameter";
+    else if (isArgument)
+      diag.attachNote(access.getLoc())
+          << "give it a boundary mode, e.g. '" << name
+          << ".clamp(...)' to repeat the edge, or declare one on the "
+             "parameter";
   }
 
   SmallVector<Atom> atoms;

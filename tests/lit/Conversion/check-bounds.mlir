@@ -1,7 +1,7 @@
 // arvr-check-bounds: every in_bounds read of an image must be proved in
 // range over its stage's window (a stage without sizes: what its readers
 // read); the pass changes nothing, and reports each read it cannot prove.
-// RUN: arvr-opt %s --split-input-file --arvr-check-bounds -verify-diagnostics | FileCheck %s
+// RUN: arvr-opt %s --split-input-file --arvr-check-bounds -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
 
 // Proved: the output's own pixel; a row below, clamped with min/max; a
 // reduction over 0..2 in an output two columns narrower; the first of
@@ -212,4 +212,22 @@ arvr.kernel @third_channel(%frame: !arvr.nv12 {arvr.name = "cam"}) -> !arvr.imag
     arvr.yield %v : i8
   }
   arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// An image whose sizes the analysis cannot name (made by an op of another
+// dialect): no read of it without boundary is proved.
+arvr.kernel @foreign_image(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<f32, 1>
+  %c1 = arith.constant 1 : index
+  %other = "other.image"() : () -> !arvr.image<f32, 1>
+  %out = arvr.stage "out" [%w, %w, %c1] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    // expected-error @+2 {{this read may fall outside the image: its x coordinate may reach the image's width}}
+    // expected-note @+1 {{the image's width is not known here}}
+    %v = arvr.access %other[%x, %y, %c] in_bounds : !arvr.image<f32, 1>
+    arvr.yield %v : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
 }
