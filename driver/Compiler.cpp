@@ -108,6 +108,8 @@ std::string Compilation::Impl::cachePath(const CompileOptions &options,
   add(cudaPath);
   add(libdevice ? "libdevice" : "no-libdevice");
   add(std::to_string(static_cast<int>(stage)));
+  for (const std::string &value : options.specialize)
+    add(value);
   std::array<uint8_t, 32> digest = hash.final();
   std::string name = llvm::toHex(digest, /*LowerCase=*/true);
   return dir + "/" + name + ".mlirbc";
@@ -204,7 +206,7 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   if (stage <= Emit::Arvr) {
     mlir::OwningOpRef<mlir::ModuleOp> copy = impl->module->clone();
     mlir::PassManager check(&impl->context);
-    mlir::arvr::buildArvrPipeline(check);
+    mlir::arvr::buildArvrPipeline(check, options.specialize);
     return mlir::succeeded(check.run(*copy));
   }
   // Keep the kernel after them, for what the runner evaluates on it
@@ -212,7 +214,7 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   // as their two planes, as the runner binds them.
   if (!impl->arvrModule) {
     mlir::PassManager front(&impl->context);
-    mlir::arvr::buildArvrPipeline(front);
+    mlir::arvr::buildArvrPipeline(front, options.specialize);
     if (mlir::failed(front.run(*impl->module)))
       return false;
     impl->arvrModule = impl->module->clone();

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace arvrc {
 
@@ -44,6 +45,9 @@ struct CompileOptions {
   /// Read and write the compile cache (never with printIRAfterAll or
   /// timing, which ask for the pipeline to run).
   bool useCache = true;
+  /// Values known when compiling (`name=value`, `image.channels=N`): the
+  /// kernel is specialised to them (arvr-specialize); part of the cache key.
+  std::vector<std::string> specialize;
 };
 
 /// The folder of the compile cache: $XDG_CACHE_HOME/arvrc, else

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -119,6 +120,7 @@ struct BuildArgs {
   std::optional<std::string> cudaPath;
   std::string manifest; ///< Where the launch manifest goes; "" beside -o.
   bool noCache = false;
+  std::vector<std::string> specialize; ///< name=value, image.channels=N
 };
 
 /// The launch manifest's default path: `-o out.ptx` -> `out.manifest`.
@@ -141,6 +143,7 @@ int runBuild(const BuildArgs &args) {
   options.timing = args.timing;
   options.cudaPath = usableCudaPath(args.cudaPath);
   options.useCache = !args.noCache;
+  options.specialize = args.specialize;
   bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
   if (binary && options.target == Target::Cpu)
     return fail("--emit=" + args.emit + " needs --target cuda");
@@ -289,6 +292,42 @@ void evaluateDefault(const arvr::Param &param, ArgValue &value) {
     value.scalar.i32 = static_cast<int32_t>(sign * number);
   else
     value.scalar.boolean = number != 0;
+}
+
+/// The scalar parameters' values a run knows before any image is read (the
+/// defaults, overridden by --param), as `name=value` for arvr-specialize:
+/// the kernel is compiled for them. A --param that does not parse is left
+/// out here and reported by bindParams.
+std::vector<std::string> knownScalars(const arvr::KernelDecl &kernel,
+                                      const std::vector<std::string> &params) {
+  std::vector<std::string> known;
+  for (const arvr::Param &param : kernel.params) {
+    if (param.type.isImage)
+      continue;
+    ArgValue value;
+    bool set = false;
+    std::string error;
+    for (const std::string &assignment : params)
+      if (llvm::StringRef(assignment).split('=').first == param.name)
+        set = parseScalar(param, llvm::StringRef(assignment).split('=').second.str(),
+                          value, error);
+    if (!set && !param.defaultValue)
+      continue;
+    if (!set)
+      evaluateDefault(param, value);
+    char text[32];
+    if (param.type.scalar == arvr::ScalarType::F32)
+      std::snprintf(text, sizeof text, "%.9g", value.scalar.f32);
+    else if (param.type.scalar == arvr::ScalarType::I32)
+      std::snprintf(text, sizeof text, "%d", value.scalar.i32);
+    else if (param.type.scalar == arvr::ScalarType::Bool)
+      std::snprintf(text, sizeof text, "%s",
+                    value.scalar.boolean ? "true" : "false");
+    else
+      continue;
+    known.push_back(param.name + "=" + text);
+  }
+  return known;
 }
 
 /// Binds images (in parameter order) and scalars (defaults, overridden by
@@ -502,6 +541,7 @@ int runRun(const RunArgs &args) {
   options.chip = args.chip;
   options.cudaPath = usableCudaPath(args.cudaPath);
   options.useCache = !args.noCache;
+  options.specialize = knownScalars(*kernel, args.params);
   if (!compilation.lower(options, driver ? Emit::Ptx : Emit::Llvm))
     return kExitError;
   std::string error;
@@ -945,6 +985,11 @@ int main(int argc, char **argv) {
   buildCmd->add_option("--manifest", build.manifest,
                        "Where to write the launch manifest (docs/manifest.md); "
                        "default: beside the PTX file, as NAME.manifest");
+  buildCmd->add_option(
+      "--specialize", build.specialize,
+      "Compile for a known value (repeatable): name=value for a scalar "
+      "parameter, image.channels=N for an image's channel count; callers "
+      "must then pass that value (or an image of N channels)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");

@@ -245,6 +245,12 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
 // Accesses and sizes
 //===----------------------------------------------------------------------===//
 
+/// Marks the ops of boundary handling (the clamp of an index, the test of
+/// an index against its dimension, the choice of the padding), each one
+/// replaced by its value for an index inside where arvr-specialize-interior
+/// proves the index inside.
+constexpr llvm::StringLiteral kBoundaryAttr = "arvr.boundary";
+
 /// The index that coordinate `index` of a dimension of `size` elements
 /// reads under `boundary` (clamp, mirror or wrap): always in [0, size).
 static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
@@ -261,9 +267,13 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
   };
   switch (boundary) {
   case Boundary::clamp: {
+    // Marked as boundary handling: arvr-specialize-interior replaces it
+    // with `index` where `index` is proved in [0, size).
     Value last = arith::SubIOp::create(b, loc, size, one);
     Value below = arith::MinSIOp::create(b, loc, index, last);
-    return arith::MaxSIOp::create(b, loc, below, zero);
+    auto clamped = arith::MaxSIOp::create(b, loc, below, zero);
+    clamped->setAttr(kBoundaryAttr, b.getUnitAttr());
+    return clamped.getResult();
   }
   case Boundary::wrap:
   case Boundary::mirror:
@@ -307,6 +317,7 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
         }
         scf::YieldOp::create(b, l, remapped);
       });
+  ifInside->setAttr(kBoundaryAttr, b.getUnitAttr());
   return ifInside.getResult(0);
 }
 
@@ -342,7 +353,9 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
   if (boundary != Boundary::constant)
     return loaded;
   Value outsideValue = arith::ConstantOp::create(b, loc, *padding);
-  return arith::SelectOp::create(b, loc, inside, loaded, outsideValue);
+  auto chosen = arith::SelectOp::create(b, loc, inside, loaded, outsideValue);
+  chosen->setAttr(kBoundaryAttr, b.getUnitAttr());
+  return chosen.getResult();
 }
 
 /// Marks the reads whose channel needs no boundary handling (found before

@@ -70,6 +70,8 @@ static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
     xs.push_back(x);
     guards.push_back(scf::IfOp::create(rewriter, loc, inRange,
                                        /*withElseRegion=*/false));
+    // Always true in a block inside the range: arvr-specialize-interior.
+    guards.back()->setAttr("arvr.boundary", rewriter.getUnitAttr());
     rewriter.setInsertionPointAfter(guards.back());
   }
   Block *first = guards.front().thenBlock();
@@ -309,6 +311,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, j,
                               stageCols));
     auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
+    inStage->setAttr("arvr.boundary", rewriter.getUnitAttr());
     Block *stageBody = stage.getBody();
     rewriter.eraseOp(stageBody->getTerminator());
     rewriter.inlineBlockBefore(stageBody, inStage.thenBlock()->getTerminator(),

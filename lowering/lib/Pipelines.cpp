@@ -46,7 +46,12 @@
 using namespace mlir;
 using namespace mlir::arvr;
 
-void mlir::arvr::buildArvrPipeline(OpPassManager &pm) {
+void mlir::arvr::buildArvrPipeline(OpPassManager &pm,
+                                   ArrayRef<std::string> specialize) {
+  // Known values as constants, stages of constants inlined where they fold.
+  ArvrSpecializeOptions known;
+  known.values.assign(specialize.begin(), specialize.end());
+  pm.addPass(createArvrSpecialize(known));
   pm.addPass(createArvrInlineStages());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrCheckBounds());
@@ -79,6 +84,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
+  pm.addPass(createCanonicalizerPass());
+  // Blocks whose every read is inside run a version without boundary
+  // handling; the others keep it.
+  pm.addPass(createArvrSpecializeInterior());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());

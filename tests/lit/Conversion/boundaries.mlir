@@ -19,6 +19,7 @@
 // CHECK: %[[UP:.+]] = arith.addi %[[R]], %[[W]] : index
 // CHECK: %[[XS:.+]] = arith.select %[[NEG]], %[[UP]], %[[R]] : index
 // CHECK: scf.yield %[[XS]] : index
+// CHECK-NEXT: } {arvr.boundary}
 // CHECK: memref.load %{{.+}}[%{{.+}}, %[[XW]], %{{.+}}]
 arvr.kernel @wrap(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
   %w = arvr.dim %src width : !arvr.image<ui8, 1>
@@ -70,7 +71,9 @@ arvr.kernel @mirror(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 // CHECK: arith.andi
 // CHECK: %[[V:.+]] = memref.load
 // CHECK: %[[PAD:.+]] = arith.constant 7 : i8
-// CHECK: %[[R:.+]] = arith.select %{{.+}}, %[[V]], %[[PAD]] : i8
+// The clamp and the choice are marked as boundary handling, for
+// arvr-specialize-interior.
+// CHECK: %[[R:.+]] = arith.select %{{.+}}, %[[V]], %[[PAD]] {arvr.boundary} : i8
 // CHECK: memref.store %[[R]]
 arvr.kernel @constant(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
   %w = arvr.dim %src width : !arvr.image<ui8, 1>

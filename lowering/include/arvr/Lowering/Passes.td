@@ -22,6 +22,32 @@ def ArvrInlineStages : Pass<"arvr-inline-stages", "::mlir::ModuleOp"> {
   }];
 }
 
+def ArvrSpecialize : Pass<"arvr-specialize", "::mlir::ModuleOp"> {
+  let summary = "Make known parameters constants; inline constant stages";
+  let description = [{
+    Each `name=value` of `values` makes a scalar parameter a constant
+    (`sigma=2.0`, `radius=4`, `flip=true`), or the channel count of an image
+    parameter one (`src.channels=3`: every `arvr.dim` of its channels). The
+    kernel keeps its signature; the specialised scalar's argument is no
+    longer read. A name no kernel has, a value that does not parse as the
+    parameter's type, or a channel count outside 1 to 4 or other than the
+    image type's is an error.
+
+    Then, with or without values, a stage computed at the root whose value
+    depends only on its coordinates and constants (no image, no parameter,
+    only other such stages), read only at coordinates known once
+    reductions of at most 16 terms over constant ranges are unrolled,
+    becomes `inline`: copied into its readers by `arvr-inline-stages`, it
+    folds to constants there instead of being computed by a launch of its
+    own. Runs first in the dialect pipeline.
+  }];
+  let options = [
+    ListOption<"values", "values", "std::string",
+               "name=value pairs: scalar parameters, or image.channels">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
   let summary = "Prove that every read without boundary stays inside";
   let description = [{
@@ -97,6 +123,33 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ArvrSpecializeInterior
+    : Pass<"arvr-specialize-interior", "::mlir::ModuleOp"> {
+  let summary = "Give each launch a version for blocks without boundary work";
+  let description = [{
+    Boundary handling is marked `arvr.boundary` where it is generated: the
+    clamp of an index (`maxsi(minsi(i, hi), lo)`), the `scf.if` testing an
+    index against its dimension before a mirror or wrap, the `arith.select`
+    of the padding, and the `scf.if` guarding a thread's point against the
+    loop's range. For each `gpu.launch`, the pass bounds the integers these
+    ops test over one block, with values computed once at the start of the
+    block: block ids, grid and block sizes and values from above the launch
+    are fixed, a thread id ranges over `[0, block size - 1]`, the variable
+    of an `scf.for` with a positive constant step over
+    `[lower, upper - 1]`, and `+`, `-`, products by a constant, division by
+    a positive constant, `min`, `max`, `select` and casts combine ranges.
+    The body becomes `scf.if (every provable test holds over the block)
+    {the body, each proved op replaced by its value inside} else {the body
+    as it was}`. The condition is the same for the whole block (no
+    divergence; barriers stay legal), and values do not change. Marked ops
+    whose operands escape the arithmetic (a coordinate computed from
+    floats) stay in both versions. The marks are removed. Run after
+    `arvr-map-to-gpu` and canonicalisation, before outlining.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }
 

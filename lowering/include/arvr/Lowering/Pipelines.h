@@ -8,6 +8,8 @@
 #ifndef ARVR_LOWERING_PIPELINES_H
 #define ARVR_LOWERING_PIPELINES_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <string>
 
@@ -42,11 +44,13 @@ struct CudaPipelineOptions {
 /// /usr/local/cuda, the first that has nvvm/libdevice; "" if none has.
 std::string findCudaToolkit();
 
-/// The dialect passes both pipelines start with: inline stages inlined,
+/// The dialect passes both pipelines start with: the `specialize` values
+/// (`name=value`, see arvr-specialize) made constants, inline stages inlined,
 /// canonicalised, every read without boundary proved in range, NV12 frames
 /// split into their planes. The driver runs them on the kernel as
 /// generated, keeps a copy, then runs the rest of a pipeline.
-void buildArvrPipeline(OpPassManager &pm);
+void buildArvrPipeline(OpPassManager &pm,
+                       llvm::ArrayRef<std::string> specialize = {});
 
 /// arvr -> loops -> gpu.launch -> outlined gpu.module -> NVVM -> PTX;
 /// without the dialect passes if `arvrPasses` is false (they have run).

@@ -1,0 +1,437 @@
+//===- SpecializeInterior.cpp - Interior blocks without boundary handling -===//
+//
+// Splits each gpu.launch into a version for the blocks whose every boundary
+// test is known to pass (the interior) and the original for the others
+// (the border). Boundary handling is what convert-arvr-to-loops and
+// arvr-map-to-gpu mark `arvr.boundary`: the clamp of an index
+// (`maxsi(minsi(i, hi), lo)`), the test of an index against its dimension
+// before a mirror or wrap (`scf.if`), the choice between a pixel and the
+// padding (`arith.select`), and the guard of a thread's point against the
+// loop's range (`scf.if`).
+//
+// For each marked op, the pass bounds every integer it tests over the whole
+// block, as two values computed once at the start of the block: block ids,
+// grid and block sizes and values from above the launch are fixed; a
+// thread id ranges over [0, block size - 1]; the variable of an scf.for
+// with a positive constant step over [lower, upper - 1]; +, -, products by
+// a constant, division by a positive constant, min, max, select and casts
+// combine ranges. A test `a < b` (or <=, >, >=, unsigned <) with one side
+// fixed then holds for the whole block when the other side's bound does; a
+// test built with `and` when both parts do. Ops whose operands escape this
+// arithmetic (a coordinate computed from floats, say) are left as they
+// are. The launch body becomes
+//
+//   scf.if (every provable test holds over this block) {
+//     the body, each proved op replaced by its value inside
+//   } else {
+//     the body as it was
+//   }
+//
+// The condition is the same for all threads of a block, so the branch
+// does not diverge and barriers stay legal. Values do not change: an op
+// replaced computes, for the points it is proved for, what it computed
+// before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRSPECIALIZEINTERIOR
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kBoundaryAttr = "arvr.boundary";
+
+/// The low and high ends of an integer over a block (both included).
+struct Range {
+  Value low, high;
+};
+
+/// Builds, at the start of a launch body, the values that bound integers
+/// of the body over one block, and the conditions under which tests of the
+/// body hold for every thread of it.
+class BlockBounds {
+public:
+  BlockBounds(gpu::LaunchOp launch, OpBuilder &builder)
+      : launch(launch), b(builder) {}
+
+  /// The value of `v` for the whole block, when it is the same for every
+  /// thread (materialised at the builder's point), or null.
+  Value uniform(Value v) {
+    if (auto it = uniforms.find(v); it != uniforms.end())
+      return it->second;
+    Value result = computeUniform(v);
+    uniforms[v] = result;
+    return result;
+  }
+
+  /// The range of `v` over the block, or nothing.
+  std::optional<Range> range(Value v) {
+    if (auto it = ranges.find(v); it != ranges.end())
+      return it->second;
+    std::optional<Range> result = computeRange(v);
+    ranges[v] = result;
+    return result;
+  }
+
+  /// A condition, computed once per block, under which the i1 `cond`
+  /// holds for every thread of the block; null when none can be built.
+  Value alwaysTrue(Value cond) {
+    if (Value fixed = uniform(cond))
+      return fixed;
+    if (auto both = cond.getDefiningOp<arith::AndIOp>()) {
+      Value lhs = alwaysTrue(both.getLhs());
+      Value rhs = alwaysTrue(both.getRhs());
+      if (!lhs || !rhs)
+        return {};
+      return arith::AndIOp::create(b, both.getLoc(), lhs, rhs);
+    }
+    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+    if (!cmp)
+      return {};
+    arith::CmpIPredicate pred = cmp.getPredicate();
+    Value varying = cmp.getLhs(), fixed = uniform(cmp.getRhs());
+    if (!fixed) {
+      // `fixed pred varying` is `varying swapped(pred) fixed`.
+      fixed = uniform(cmp.getLhs());
+      varying = cmp.getRhs();
+      pred = swapped(pred);
+    }
+    std::optional<Range> r = fixed ? range(varying) : std::nullopt;
+    if (!r)
+      return {};
+    return holdsOver(*r, pred, fixed, cmp.getLoc());
+  }
+
+private:
+  /// The predicate of the same test with its operands swapped.
+  static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
+    using P = arith::CmpIPredicate;
+    switch (pred) {
+    case P::slt:
+      return P::sgt;
+    case P::sle:
+      return P::sge;
+    case P::sgt:
+      return P::slt;
+    case P::sge:
+      return P::sle;
+    case P::ult:
+      return P::ugt;
+    case P::ule:
+      return P::uge;
+    case P::ugt:
+      return P::ult;
+    case P::uge:
+      return P::ule;
+    case P::eq:
+    case P::ne:
+      return pred;
+    }
+    llvm_unreachable("unknown predicate");
+  }
+
+  /// Whether `x pred fixed` holds for every x in `r`, as a value.
+  Value holdsOver(Range r, arith::CmpIPredicate pred, Value fixed,
+                  Location loc) {
+    using P = arith::CmpIPredicate;
+    auto cmp = [&](P p, Value lhs, Value rhs) -> Value {
+      return arith::CmpIOp::create(b, loc, p, lhs, rhs);
+    };
+    switch (pred) {
+    case P::slt:
+    case P::sle:
+      return cmp(pred, r.high, fixed);
+    case P::sgt:
+    case P::sge:
+      return cmp(pred, r.low, fixed);
+    case P::ult:
+    case P::ule: {
+      // 0 <= low and high < fixed (as signed values).
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(r.low.getType()));
+      return arith::AndIOp::create(
+          b, loc, cmp(P::sge, r.low, zero),
+          cmp(pred == P::ult ? P::slt : P::sle, r.high, fixed));
+    }
+    default:
+      return {};
+    }
+  }
+
+  Value computeUniform(Value v) {
+    Region &body = launch.getBody();
+    if (!body.isAncestor(v.getParentRegion()))
+      return v; // Defined above the launch.
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &body.front())
+        return {};
+      gpu::KernelDim3 threads = launch.getThreadIds();
+      if (v == threads.x || v == threads.y || v == threads.z)
+        return {};
+      return v; // A block id, or a grid or block size.
+    }
+    Operation *op = v.getDefiningOp();
+    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+        op->hasAttr(kBoundaryAttr))
+      return {};
+    IRMapping mapping;
+    for (Value operand : op->getOperands()) {
+      Value fixed = uniform(operand);
+      if (!fixed)
+        return {};
+      mapping.map(operand, fixed);
+    }
+    Operation *copy = b.clone(*op, mapping);
+    return copy->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  std::optional<Range> computeRange(Value v) {
+    if (!v.getType().isIntOrIndex())
+      return std::nullopt;
+    if (Value fixed = uniform(v))
+      return Range{fixed, fixed};
+    Location loc = launch.getLoc();
+    gpu::KernelDim3 threads = launch.getThreadIds();
+    gpu::KernelDim3 sizes = launch.getBlockSize();
+    for (auto [thread, size] : {std::pair{threads.x, sizes.x},
+                                {threads.y, sizes.y},
+                                {threads.z, sizes.z}})
+      if (v == thread) {
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        return Range{zero, arith::SubIOp::create(b, loc, size, one)};
+      }
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || v != loop.getInductionVar())
+        return std::nullopt;
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      std::optional<Range> lower = range(loop.getLowerBound());
+      std::optional<Range> upper = range(loop.getUpperBound());
+      if (!step || *step <= 0 || !lower || !upper)
+        return std::nullopt;
+      Value one = arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(v.getType(), 1));
+      return Range{lower->low, arith::SubIOp::create(b, loc, upper->high, one)};
+    }
+    return rangeOfOp(v.getDefiningOp(), loc);
+  }
+
+  std::optional<Range> rangeOfOp(Operation *op, Location loc) {
+    if (op->getNumResults() != 1 || op->hasAttr(kBoundaryAttr))
+      return std::nullopt;
+    auto operandRanges = [&]() -> std::optional<SmallVector<Range, 3>> {
+      SmallVector<Range, 3> result;
+      for (Value operand : op->getOperands()) {
+        std::optional<Range> r = range(operand);
+        if (!r)
+          return std::nullopt;
+        result.push_back(*r);
+      }
+      return result;
+    };
+    // Ops monotone (non-decreasing) in every operand.
+    if (isa<arith::AddIOp, arith::MinSIOp, arith::MaxSIOp, arith::IndexCastOp,
+            arith::ExtSIOp>(op)) {
+      std::optional<SmallVector<Range, 3>> rs = operandRanges();
+      if (!rs)
+        return std::nullopt;
+      IRMapping low, high;
+      for (auto [operand, r] : llvm::zip(op->getOperands(), *rs)) {
+        low.map(operand, r.low);
+        high.map(operand, r.high);
+      }
+      return Range{b.clone(*op, low)->getResult(0),
+                   b.clone(*op, high)->getResult(0)};
+    }
+    if (auto sub = dyn_cast<arith::SubIOp>(op)) {
+      std::optional<Range> lhs = range(sub.getLhs());
+      std::optional<Range> rhs = range(sub.getRhs());
+      if (!lhs || !rhs)
+        return std::nullopt;
+      return Range{arith::SubIOp::create(b, loc, lhs->low, rhs->high),
+                   arith::SubIOp::create(b, loc, lhs->high, rhs->low)};
+    }
+    if (auto mul = dyn_cast<arith::MulIOp>(op)) {
+      // One side a constant: the other's ends scaled, swapped if negative.
+      for (auto [constant, other] : {std::pair{mul.getRhs(), mul.getLhs()},
+                                     {mul.getLhs(), mul.getRhs()}}) {
+        std::optional<int64_t> k = getConstantIntValue(constant);
+        std::optional<Range> r = k ? range(other) : std::nullopt;
+        if (!r)
+          continue;
+        Value factor = arith::ConstantOp::create(
+            b, loc, b.getIntegerAttr(other.getType(), *k));
+        Value lowEnd = arith::MulIOp::create(b, loc, r->low, factor);
+        Value highEnd = arith::MulIOp::create(b, loc, r->high, factor);
+        if (*k < 0)
+          std::swap(lowEnd, highEnd);
+        return Range{lowEnd, highEnd};
+      }
+      return std::nullopt;
+    }
+    if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::CeilDivSIOp>(op)) {
+      // Non-decreasing in the dividend for a positive constant divisor.
+      std::optional<int64_t> k = getConstantIntValue(op->getOperand(1));
+      std::optional<Range> r = range(op->getOperand(0));
+      if (!k || *k <= 0 || !r)
+        return std::nullopt;
+      IRMapping low, high;
+      low.map(op->getOperand(0), r->low);
+      high.map(op->getOperand(0), r->high);
+      return Range{b.clone(*op, low)->getResult(0),
+                   b.clone(*op, high)->getResult(0)};
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      std::optional<Range> t = range(select.getTrueValue());
+      std::optional<Range> f = range(select.getFalseValue());
+      if (!t || !f)
+        return std::nullopt;
+      return Range{arith::MinSIOp::create(b, loc, t->low, f->low),
+                   arith::MaxSIOp::create(b, loc, t->high, f->high)};
+    }
+    return std::nullopt;
+  }
+
+  gpu::LaunchOp launch;
+  OpBuilder &b;
+  DenseMap<Value, Value> uniforms;
+  DenseMap<Value, std::optional<Range>> ranges;
+};
+
+/// The clamp `maxsi(minsi(index, high), low)` (operands in either order)
+/// as (index, low, high), or nothing.
+static std::optional<std::tuple<Value, Value, Value>>
+matchClamp(arith::MaxSIOp max) {
+  for (auto [inner, low] : {std::pair{max.getLhs(), max.getRhs()},
+                            {max.getRhs(), max.getLhs()}})
+    if (auto min = inner.getDefiningOp<arith::MinSIOp>())
+      return std::tuple{min.getLhs(), low, min.getRhs()};
+  return std::nullopt;
+}
+
+/// The condition under which the marked `op` can be replaced by its value
+/// inside for every thread of the block, or null.
+static Value interiorCondition(Operation *op, BlockBounds &bounds,
+                               OpBuilder &b) {
+  if (auto guard = dyn_cast<scf::IfOp>(op))
+    return bounds.alwaysTrue(guard.getCondition());
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return bounds.alwaysTrue(select.getCondition());
+  if (auto max = dyn_cast<arith::MaxSIOp>(op)) {
+    auto clamp = matchClamp(max);
+    if (!clamp)
+      return {};
+    auto [index, low, high] = *clamp;
+    Value lowFixed = bounds.uniform(low), highFixed = bounds.uniform(high);
+    std::optional<Range> r = bounds.range(index);
+    if (!lowFixed || !highFixed || !r)
+      return {};
+    return arith::AndIOp::create(
+        b, op->getLoc(),
+        arith::CmpIOp::create(b, op->getLoc(), arith::CmpIPredicate::sge,
+                              r->low, lowFixed),
+        arith::CmpIOp::create(b, op->getLoc(), arith::CmpIPredicate::sle,
+                              r->high, highFixed));
+  }
+  return {};
+}
+
+/// Replaces the marked `op` by its value where its test passes.
+static void replaceByInterior(Operation *op, OpBuilder &b) {
+  if (auto guard = dyn_cast<scf::IfOp>(op)) {
+    Block *then = guard.thenBlock();
+    auto yield = cast<scf::YieldOp>(then->getTerminator());
+    SmallVector<Value> values(yield.getOperands());
+    yield->erase();
+    op->getBlock()->getOperations().splice(Block::iterator(op),
+                                           then->getOperations());
+    guard->replaceAllUsesWith(values);
+    guard->erase();
+    return;
+  }
+  if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    select.replaceAllUsesWith(select.getTrueValue());
+    select->erase();
+    return;
+  }
+  auto max = cast<arith::MaxSIOp>(op);
+  Value index = std::get<0>(*matchClamp(max));
+  max.replaceAllUsesWith(index);
+  max->erase();
+}
+
+/// Splits `launch` into its interior and border versions, when some of its
+/// boundary handling can be proved unneeded for whole blocks.
+static void specialize(gpu::LaunchOp launch) {
+  Block &body = launch.getBody().front();
+  SmallVector<Operation *> marked;
+  launch.getBody().walk([&](Operation *op) {
+    if (op->hasAttr(kBoundaryAttr))
+      marked.push_back(op);
+  });
+  if (marked.empty())
+    return;
+
+  Operation *first = &body.front();
+  OpBuilder b(first);
+  BlockBounds bounds(launch, b);
+  Value all;
+  SmallVector<Operation *> proved;
+  for (Operation *op : marked) {
+    Value cond = interiorCondition(op, bounds, b);
+    if (!cond)
+      continue;
+    proved.push_back(op);
+    all = all ? arith::AndIOp::create(b, launch.getLoc(), all, cond) : cond;
+  }
+  if (proved.empty())
+    return;
+
+  auto split = scf::IfOp::create(b, launch.getLoc(), all,
+                                 /*withElseRegion=*/true);
+  Block *border = split.elseBlock();
+  border->getOperations().splice(border->begin(), body.getOperations(),
+                                 Block::iterator(first),
+                                 Block::iterator(body.getTerminator()));
+  IRMapping mapping;
+  Block *interior = split.thenBlock();
+  b.setInsertionPoint(interior->getTerminator());
+  for (Operation &op : border->without_terminator())
+    b.clone(op, mapping);
+  // Replacing an op moves the ops nested in it, never erases them: the
+  // order does not matter.
+  for (Operation *op : proved)
+    replaceByInterior(mapping.lookup(op), b);
+  // Both versions are final: the marks have done their work.
+  for (Region *region : {&split.getThenRegion(), &split.getElseRegion()})
+    region->walk([](Operation *op) { op->removeAttr(kBoundaryAttr); });
+}
+
+struct ArvrSpecializeInteriorPass
+    : public arvr::impl::ArvrSpecializeInteriorBase<
+          ArvrSpecializeInteriorPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk([&](gpu::LaunchOp launch) {
+      launches.push_back(launch);
+    });
+    for (gpu::LaunchOp launch : launches)
+      specialize(launch);
+    // Marks outside any launch (a CPU pipeline's loops) are dropped too,
+    // so that no later pass mistakes them for anything.
+    getOperation().walk([](Operation *op) { op->removeAttr(kBoundaryAttr); });
+  }
+};
+
+} // namespace

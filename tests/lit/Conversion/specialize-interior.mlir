@@ -1,0 +1,82 @@
+// arvr-specialize-interior: a launch whose reads are clamped gets a version
+// without the clamps (and without the per-point range guard) for blocks
+// whose every read is proved inside, selected once per block.
+// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --arvr-map-to-gpu --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
+
+// A 3-tap horizontal sum with clamp-to-edge reads.
+// CHECK-LABEL: func.func @blur3
+// CHECK: gpu.launch
+// The block's columns: from block_id * 32 to block_id * 32 + 31, so the
+// taps reach from block_id * 32 - 1 to block_id * 32 + 32.
+// CHECK: %[[BX:.+]] = arith.muli %{{.*}}, %c32 : index
+// CHECK: %[[LEFT:.+]] = arith.addi %[[BX]], %c-1 : index
+// CHECK: arith.cmpi sge, %[[LEFT]], %c0 : index
+// CHECK: scf.if %{{.+}} {
+// The interior: no clamp, no guard; three plain loads.
+// CHECK-NOT: arith.maxsi
+// CHECK-NOT: arith.minsi
+// CHECK-NOT: scf.if
+// CHECK: memref.load
+// CHECK: memref.load
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK: } else {
+// The border: the guard and the clamps as they were.
+// CHECK: scf.if
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// No mark is left.
+// CHECK-NOT: arvr.boundary
+arvr.kernel @blur3(%src: !arvr.image<ui8, 1>) -> !arvr.image<i32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<i32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %m1 = arith.constant -1 : index
+    %p1 = arith.constant 1 : index
+    %xl = arith.addi %x, %m1 : index
+    %xr = arith.addi %x, %p1 : index
+    %a = arvr.access %src[%xl, %y, %ch] clamp : !arvr.image<ui8, 1>
+    %b = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, 1>
+    %d = arvr.access %src[%xr, %y, %ch] clamp : !arvr.image<ui8, 1>
+    %a32 = arith.extui %a : i8 to i32
+    %b32 = arith.extui %b : i8 to i32
+    %d32 = arith.extui %d : i8 to i32
+    %s0 = arith.addi %a32, %b32 : i32
+    %s1 = arith.addi %s0, %d32 : i32
+    arvr.yield %s1 : i32
+  }
+  arvr.return %out : !arvr.image<i32, 1>
+}
+
+// -----
+
+// A read at a coordinate computed from a pixel's value cannot be bounded:
+// its clamp stays in both versions, and only the guard of the thread's
+// point is specialised.
+// CHECK-LABEL: func.func @gather
+// CHECK: gpu.launch
+// CHECK: scf.if %{{.+}} {
+// CHECK-NOT: scf.if
+// CHECK: arith.maxsi
+// CHECK: memref.store
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: arith.maxsi
+// CHECK: gpu.terminator
+arvr.kernel @gather(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, 1>
+    %vi = arith.index_castui %v : i8 to index
+    %g = arvr.access %src[%vi, %y, %ch] clamp : !arvr.image<ui8, 1>
+    arvr.yield %g : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}
