@@ -970,8 +970,9 @@ int main(int argc, char **argv) {
   std::vector<std::unique_ptr<ArvrKernel>> variantKernels;
   std::vector<std::pair<std::string, ArvrKernel *>> variants;
   for (auto [file, name] :
-       {std::pair<const char *, const char *>{"gaussian_blur_shared_32x8",
-                                              "arvrc shared 32x8"},
+       {std::pair<const char *, const char *>{"gaussian_blur_generic",
+                                              "arvrc generic"},
+        {"gaussian_blur_shared_32x8", "arvrc shared 32x8"},
         {"gaussian_blur_root", "arvrc root"},
         {"gaussian_blur_inline_weights", "arvrc weights inline"},
         {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},

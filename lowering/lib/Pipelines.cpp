@@ -71,6 +71,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
   pm.addPass(createArvrUnrollReductions());
+  // a * b + c as one rounding, as in the CPU pipeline (same point, same
+  // pairs: the same bits).
+  pm.addPass(createArvrContractFma());
   if (stopAfter == LoweringStage::Loops) {
     pm.addPass(createCanonicalizerPass());
     return;
@@ -150,6 +153,7 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
   pm.addPass(createArvrUnrollReductions());
+  pm.addPass(createArvrContractFma());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)

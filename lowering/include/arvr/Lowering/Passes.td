@@ -211,6 +211,23 @@ def ArvrUnrollReductions : Pass<"arvr-unroll-reductions", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrContractFma : Pass<"arvr-contract-fma"> {
+  let summary = "Fuse a product and the sum or difference using it into math.fma";
+  let description = [{
+    An f32 (or vector of f32) `arith.addf` or `arith.subf` one of whose
+    operands is an `arith.mulf` used nowhere else becomes `math.fma`:
+    `a * b + c` and `c + a * b` give `fma(a, b, c)`, `a * b - c` gives
+    `fma(a, b, -c)`, `c - a * b` gives `fma(-a, b, c)`. The fused op rounds
+    once, so its result is the same on every target (the GPU's
+    `fma.rn.f32`, the CPU's FMA instructions or libm's `fmaf`), and both
+    pipelines run this pass at the same point: CPU and CUDA outputs stay
+    bit-identical. Nothing is folded meanwhile, so that both contract the
+    same pairs. Runs on the loops, after `arvr-unroll-reductions`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def ArvrMergeGpuModules : Pass<"arvr-merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Move every outlined kernel into one gpu.module";
   let description = [{
