@@ -294,16 +294,25 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw, index(0),
                                         tileSizes);
 
-    // 1. The stage's tile: thread (tx, ty) computes the points
-    //    (row0 + ty + k by, col0 + tx + l bx) inside the stage's window.
-    auto overRows = scf::ForOp::create(rewriter, loc, ty, tileRows, blockSizeY);
-    rewriter.setInsertionPointToStart(overRows.getBody());
-    auto overCols = scf::ForOp::create(rewriter, loc, tx, tileCols, blockSizeX);
-    rewriter.setInsertionPointToStart(overCols.getBody());
-    Value i =
-        arith::AddIOp::create(rewriter, loc, row0, overRows.getInductionVar());
-    Value j =
-        arith::AddIOp::create(rewriter, loc, col0, overCols.getInductionVar());
+    // 1. The stage's tile: its points, numbered row by row, dealt out to
+    //    the block's threads in turn (thread t = ty bx + tx computes points
+    //    t, t + bx by, ...), so that every thread but the last few does the
+    //    same number of points whatever the tile's shape; (row0 + p / cols,
+    //    col0 + p % cols) when inside the stage's window.
+    Value thread = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, blockSizeX),
+        tx);
+    Value points = arith::MulIOp::create(rewriter, loc, tileRows, tileCols);
+    auto overTile = scf::ForOp::create(rewriter, loc, thread, points,
+                                       index(bx * by));
+    rewriter.setInsertionPointToStart(overTile.getBody());
+    Value point = overTile.getInductionVar();
+    Value i = arith::AddIOp::create(
+        rewriter, loc, row0,
+        arith::DivUIOp::create(rewriter, loc, point, tileCols));
+    Value j = arith::AddIOp::create(
+        rewriter, loc, col0,
+        arith::RemUIOp::create(rewriter, loc, point, tileCols));
     Value inside = arith::AndIOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,
@@ -327,7 +336,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     }
 
     // 2. All of the tile is there.
-    rewriter.setInsertionPointAfter(overRows);
+    rewriter.setInsertionPointAfter(overTile);
     gpu::BarrierOp::create(rewriter, loc);
 
     // 3. The reader's tile, reading shared memory: the thread's points.

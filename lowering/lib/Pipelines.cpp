@@ -123,6 +123,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   device.addPass(createArvrNativeGpuMath(nativeMath));
   // Images never overlap: inputs are read through the read-only cache.
   device.addPass(createArvrKernelArgAliasing());
+  // At least half an SM's threads resident: registers within 64.
+  device.addPass(createArvrOccupancyBounds());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

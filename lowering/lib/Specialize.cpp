@@ -5,7 +5,8 @@
 // 1. Specialisation. Each `name=value` of the pass's `values` makes a
 //    scalar parameter (`sigma=2.0`) a constant, or the channel count of an
 //    image parameter (`src.channels=3`) one: every use of the argument, or
-//    every `arvr.dim` of that image's channels, reads the constant. The
+//    every `arvr.dim` of that image's channels, reads the constant, and the
+//    image's type gets that channel count. The
 //    kernel keeps its signature, so callers bind the same arguments (a
 //    specialised scalar's argument is ignored). An unknown name, a value
 //    that does not parse as the parameter's type, or a channel count that
@@ -113,6 +114,14 @@ static bool specialize(KernelOp kernel, StringRef assignment) {
              << param << ".channels=N, N from 1 to 4"
              << (image.hasStaticChannels() ? " and its type's own count" : ""),
              false;
+    // The image's type says so too: its memref then has constant strides.
+    auto refined = ImageType::get(kernel.getContext(), image.getElementType(),
+                                  channels);
+    arg.setType(refined);
+    SmallVector<Type> inputs(kernel.getFunctionType().getInputs());
+    inputs[arg.getArgNumber()] = refined;
+    kernel.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+        kernel.getContext(), inputs, kernel.getFunctionType().getResults())));
     Value constant =
         arith::ConstantIndexOp::create(b, kernel.getLoc(), channels);
     kernel.walk([&](DimOp dim) {

@@ -14,8 +14,10 @@
 // grid and block sizes and values from above the launch are fixed; a
 // thread id ranges over [0, block size - 1]; the variable of an scf.for
 // with a positive constant step over [lower, upper - 1]; +, -, products by
-// a constant, division by a positive constant, min, max, select and casts
-// combine ranges. A test `a < b` (or <=, >, >=, unsigned <) with one side
+// a constant, division by a positive constant, unsigned division and
+// remainder by a value fixed for the block (the first only where the
+// dividend is >= 0, which the block's condition then checks), min, max,
+// select and casts combine ranges. A test `a < b` (or <=, >, >=, unsigned <) with one side
 // fixed then holds for the whole block when the other side's bound does; a
 // test built with `and` when both parts do. Ops whose operands escape this
 // arithmetic (a coordinate computed from floats, say) are left as they
@@ -26,6 +28,11 @@
 //   } else {
 //     the body as it was
 //   }
+//
+// In the interior version, too, a signed division or remainder by a
+// positive constant of a value whose low end is >= 0 over the block (a
+// coordinate's x / 2) becomes the unsigned one, a shift or a mask for a
+// power of two: the block's condition includes that low end's test.
 //
 // The condition is the same for all threads of a block, so the branch
 // does not diverge and barriers stay legal. Values do not change: an op
@@ -111,6 +118,10 @@ public:
       return {};
     return holdsOver(*r, pred, fixed, cmp.getLoc());
   }
+
+  /// Conditions the ranges found so far rely on (a dividend >= 0): the
+  /// interior version runs only where they hold.
+  SmallVector<Value> assumptions;
 
 private:
   /// The predicate of the same test with its operands swapped.
@@ -292,6 +303,29 @@ private:
       return Range{b.clone(*op, low)->getResult(0),
                    b.clone(*op, high)->getResult(0)};
     }
+    if (isa<arith::DivUIOp, arith::RemUIOp>(op)) {
+      // By a divisor the same for the whole block (and so positive where
+      // the op runs): a quotient non-decreasing in the dividend, a
+      // remainder in [0, divisor - 1]. Unsigned: for a dividend >= 0.
+      Value divisor = uniform(op->getOperand(1));
+      std::optional<Range> r = divisor ? range(op->getOperand(0)) : std::nullopt;
+      if (!r)
+        return std::nullopt;
+      Value zero = arith::ConstantOp::create(b, loc,
+                                             b.getZeroAttr(r->low.getType()));
+      if (isa<arith::RemUIOp>(op)) {
+        Value one = arith::ConstantOp::create(
+            b, loc, b.getIntegerAttr(r->low.getType(), 1));
+        return Range{zero, arith::SubIOp::create(b, loc, divisor, one)};
+      }
+      // A negative dividend is a huge unsigned one: the bounds hold only
+      // if the dividend's low end is >= 0, which the interior's condition
+      // then requires.
+      assumptions.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, r->low, zero));
+      return Range{arith::DivUIOp::create(b, loc, r->low, divisor),
+                   arith::DivUIOp::create(b, loc, r->high, divisor)};
+    }
     if (auto select = dyn_cast<arith::SelectOp>(op)) {
       std::optional<Range> t = range(select.getTrueValue());
       std::optional<Range> f = range(select.getFalseValue());
@@ -320,10 +354,31 @@ matchClamp(arith::MaxSIOp max) {
   return std::nullopt;
 }
 
+/// Whether `op` is a signed division or remainder by a positive constant,
+/// which for a dividend >= 0 is the unsigned one (a shift or a mask for a
+/// power of two, where the signed floor division takes several
+/// instructions).
+static bool isSignedDivisionByPositive(Operation *op) {
+  if (!isa<arith::FloorDivSIOp, arith::DivSIOp, arith::CeilDivSIOp,
+           arith::RemSIOp>(op))
+    return false;
+  std::optional<int64_t> divisor = getConstantIntValue(op->getOperand(1));
+  return divisor && *divisor > 0;
+}
+
 /// The condition under which the marked `op` can be replaced by its value
 /// inside for every thread of the block, or null.
 static Value interiorCondition(Operation *op, BlockBounds &bounds,
                                OpBuilder &b) {
+  if (isSignedDivisionByPositive(op)) {
+    std::optional<Range> r = bounds.range(op->getOperand(0));
+    if (!r)
+      return {};
+    Value zero = arith::ConstantOp::create(
+        b, op->getLoc(), b.getZeroAttr(r->low.getType()));
+    return arith::CmpIOp::create(b, op->getLoc(), arith::CmpIPredicate::sge,
+                                 r->low, zero);
+  }
   if (auto guard = dyn_cast<scf::IfOp>(op))
     return bounds.alwaysTrue(guard.getCondition());
   if (auto select = dyn_cast<arith::SelectOp>(op))
@@ -349,6 +404,20 @@ static Value interiorCondition(Operation *op, BlockBounds &bounds,
 
 /// Replaces the marked `op` by its value where its test passes.
 static void replaceByInterior(Operation *op, OpBuilder &b) {
+  if (isSignedDivisionByPositive(op)) {
+    b.setInsertionPoint(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Value unsignedOp;
+    if (isa<arith::RemSIOp>(op))
+      unsignedOp = arith::RemUIOp::create(b, op->getLoc(), lhs, rhs);
+    else if (isa<arith::CeilDivSIOp>(op))
+      unsignedOp = arith::CeilDivUIOp::create(b, op->getLoc(), lhs, rhs);
+    else
+      unsignedOp = arith::DivUIOp::create(b, op->getLoc(), lhs, rhs);
+    op->replaceAllUsesWith(ValueRange{unsignedOp});
+    op->erase();
+    return;
+  }
   if (auto guard = dyn_cast<scf::IfOp>(op)) {
     Block *then = guard.thenBlock();
     auto yield = cast<scf::YieldOp>(then->getTerminator());
@@ -377,7 +446,7 @@ static void specialize(gpu::LaunchOp launch) {
   Block &body = launch.getBody().front();
   SmallVector<Operation *> marked;
   launch.getBody().walk([&](Operation *op) {
-    if (op->hasAttr(kBoundaryAttr))
+    if (op->hasAttr(kBoundaryAttr) || isSignedDivisionByPositive(op))
       marked.push_back(op);
   });
   if (marked.empty())
@@ -397,6 +466,8 @@ static void specialize(gpu::LaunchOp launch) {
   }
   if (proved.empty())
     return;
+  for (Value assumption : bounds.assumptions)
+    all = arith::AndIOp::create(b, launch.getLoc(), all, assumption);
 
   auto split = scf::IfOp::create(b, launch.getLoc(), all,
                                  /*withElseRegion=*/true);

@@ -235,9 +235,12 @@ float bilinearZero(const Image &image, float u, float v, int c) {
   float p10 = readOr(image, x0 + 1, y0, c, 0);
   float p01 = readOr(image, x0, y0 + 1, c, 0);
   float p11 = readOr(image, x0 + 1, y0 + 1, c, 0);
-  float top = (1.0f - ax) * p00 + ax * p10;
-  float bottom = (1.0f - ax) * p01 + ax * p11;
-  return (1.0f - ay) * top + ay * bottom;
+  // (1 - t) a + t b, the first product fused into the sum (arvr contracts
+  // a product used once and the sum using it into one fma, the left one
+  // where both operands are products).
+  float top = std::fma(1.0f - ax, p00, ax * p10);
+  float bottom = std::fma(1.0f - ax, p01, ax * p11);
+  return std::fma(1.0f - ay, top, ay * bottom);
 }
 
 } // namespace
@@ -254,8 +257,9 @@ TEST_CASE("golden: affine warp, bilinear and nearest sampling") {
     Image expected = input;
     for (int y = 0; y < input.height; ++y)
       for (int x = 0; x < input.width; ++x) {
-        float u = a * float(x) + b * float(y) + tx;
-        float v = c * float(x) + d * float(y) + ty;
+        // (a x + b y) + tx, a x fused into the first sum.
+        float u = std::fma(a, float(x), b * float(y)) + tx;
+        float v = std::fma(c, float(x), d * float(y)) + ty;
         for (int ch = 0; ch < input.channels; ++ch) {
           float value = nearest ? readOr(input, int(std::nearbyint(u)),
                                          int(std::nearbyint(v)), ch, 0)
@@ -264,7 +268,8 @@ TEST_CASE("golden: affine warp, bilinear and nearest sampling") {
         }
       }
     Difference diff = compare(output, expected);
-    // Same f32 operations in the same order: equal, up to a rounding tie.
+    // Same f32 operations in the same order, products fused as the
+    // language does: equal, up to a rounding tie.
     CHECK(diff.maxAbs <= 1);
     CHECK(diff.differing < expected.size() / 1000);
     CHECK(compare(output, input).differing > input.size() / 2);

@@ -80,3 +80,31 @@ arvr.kernel @gather(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
   }
   arvr.return %out : !arvr.image<ui8, 1>
 }
+
+// -----
+
+// A half-size read: x / 2 and y / 2 are signed floor divisions, which in
+// blocks whose coordinates are >= 0 (all of them) become unsigned ones.
+// CHECK-LABEL: func.func @half
+// CHECK: gpu.launch
+// CHECK: scf.if %{{.+}} {
+// CHECK-NOT: arith.floordivsi
+// CHECK: arith.divui %{{.+}}, %c2 : index
+// CHECK: arith.divui %{{.+}}, %c2 : index
+// CHECK: } else {
+// CHECK: arith.floordivsi
+// CHECK: arith.floordivsi
+arvr.kernel @half(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %two = arith.constant 2 : index
+    %hx = arith.floordivsi %x, %two : index
+    %hy = arith.floordivsi %y, %two : index
+    %v = arvr.access %src[%hx, %hy, %ch] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}

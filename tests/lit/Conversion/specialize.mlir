@@ -13,7 +13,7 @@
 // The scalar reads the constant; the channel count is 3; the table of
 // weights (a stage of its coordinate only), read at the reduction's
 // variable over -1..1, becomes inline.
-// CHECK-LABEL: arvr.kernel @k
+// CHECK-LABEL: arvr.kernel @k(%{{.+}}: !arvr.image<ui8, 3> {arvr.name = "src"}
 // CHECK-DAG: %[[GAIN:.+]] = arith.constant 2.500000e+00 : f32
 // CHECK-DAG: %[[THREE:.+]] = arith.constant 3 : index
 // CHECK: arvr.stage "weight" inline

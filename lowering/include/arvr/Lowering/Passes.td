@@ -27,7 +27,8 @@ def ArvrSpecialize : Pass<"arvr-specialize", "::mlir::ModuleOp"> {
   let description = [{
     Each `name=value` of `values` makes a scalar parameter a constant
     (`sigma=2.0`, `radius=4`, `flip=true`), or the channel count of an image
-    parameter one (`src.channels=3`: every `arvr.dim` of its channels). The
+    parameter one (`src.channels=3`: every `arvr.dim` of its channels, and
+    the image's type, whose memref then has constant strides). The
     kernel keeps its signature; the specialised scalar's argument is no
     longer read. A name no kernel has, a value that does not parse as the
     parameter's type, or a channel count outside 1 to 4 or other than the
@@ -140,10 +141,17 @@ def ArvrSpecializeInterior
     are fixed, a thread id ranges over `[0, block size - 1]`, the variable
     of an `scf.for` with a positive constant step over
     `[lower, upper - 1]`, and `+`, `-`, products by a constant, division by
-    a positive constant, `min`, `max`, `select` and casts combine ranges.
+    a positive constant, unsigned division and remainder by a value fixed
+    for the block (a division only where its dividend is `>= 0`, which the
+    block's condition then checks), `min`, `max`, `select` and casts
+    combine ranges.
     The body becomes `scf.if (every provable test holds over the block)
     {the body, each proved op replaced by its value inside} else {the body
-    as it was}`. The condition is the same for the whole block (no
+    as it was}`. Signed divisions and remainders by a positive constant of
+    a value bounded below by `0` over the block (a coordinate's `x / 2`)
+    become unsigned ones there too (a shift or a mask for a power of two),
+    the bound's test joining the condition. The condition is the same for
+    the whole block (no
     divergence; barriers stay legal), and values do not change. Marked ops
     whose operands escape the arithmetic (a coordinate computed from
     floats) stay in both versions. The marks are removed. Run after
@@ -255,6 +263,20 @@ def ArvrKernelArgAliasing
     (`ld.global.nc`). Other pointer arguments are left alone.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ArvrOccupancyBounds
+    : Pass<"arvr-occupancy-bounds", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Ask ptxas for registers that leave half an SM's threads resident";
+  let description = [{
+    Each kernel `llvm.func` (marked `nvvm.kernel`, its block size in
+    `nvvm.maxntid`) gets `nvvm.minctasm = 1024 / threads per block` when
+    that is 2 or more (PTX's `.minnctapersm`, CUDA's
+    `__launch_bounds__(threads, blocks)`), so that ptxas keeps each thread
+    within 64 registers and at least 1024 threads (half an sm_90 SM) can be
+    resident to hide the latency of memory. Run after
+    `convert-gpu-to-nvvm`.
+  }];
 }
 
 def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {
