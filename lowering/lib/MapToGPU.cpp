@@ -44,44 +44,64 @@ static int64_t pixelsOf(scf::ParallelOp loop) {
   return 1;
 }
 
+/// The points a thread computes: `rows` consecutive rows from `y0`, and in
+/// each `pixels` points from `x0`, `step` apart.
+static SmallVector<std::pair<Value, Value>>
+threadPoints(PatternRewriter &rewriter, Location loc, Value y0, Value x0,
+             int64_t rows, int64_t pixels, Value step) {
+  SmallVector<std::pair<Value, Value>> points;
+  for (int64_t r = 0; r < rows; ++r) {
+    Value y = r ? arith::AddIOp::create(
+                      rewriter, loc, y0,
+                      arith::ConstantIndexOp::create(rewriter, loc, r))
+                      .getResult()
+                : y0;
+    for (int64_t k = 0; k < pixels; ++k) {
+      Value x = k ? arith::AddIOp::create(
+                        rewriter, loc, x0,
+                        arith::MulIOp::create(
+                            rewriter, loc, step,
+                            arith::ConstantIndexOp::create(rewriter, loc, k)))
+                        .getResult()
+                  : x0;
+      points.push_back({y, x});
+    }
+  }
+  return points;
+}
+
 /// Puts a loop's `body` (taking (y, x)) at the insertion point once per
-/// point of the thread: at (y, x0 + k step) for k < pixels, each under
-/// `y < rows && x < cols`. `fixup` runs on the first copy, before it is
-/// cloned for the others (x0 being what it reads as x).
+/// point of `points`, each under `y < rows && x < cols` (a guard marked as
+/// boundary handling: arvr-specialize-interior drops it in blocks inside
+/// the range, and the points' common work, reads of the same pixels, then
+/// merges). `fixup` runs on the first copy, before it is cloned for the
+/// others.
 static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
-                       Value y, Value x0, int64_t pixels, Value step,
-                       Value rows, Value cols, function_ref<void()> fixup) {
-  Value yInRange =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y, rows);
-  SmallVector<Value> xs;
+                       ArrayRef<std::pair<Value, Value>> points, Value rows,
+                       Value cols, function_ref<void()> fixup) {
   SmallVector<scf::IfOp> guards;
-  for (int64_t k = 0; k < pixels; ++k) {
-    Value x = x0;
-    if (k)
-      x = arith::AddIOp::create(
-          rewriter, loc, x0,
-          arith::MulIOp::create(
-              rewriter, loc, step,
-              arith::ConstantIndexOp::create(rewriter, loc, k)));
+  for (auto [y, x] : points) {
     Value inRange = arith::AndIOp::create(
-        rewriter, loc, yInRange,
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y,
+                              rows),
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
                               cols));
-    xs.push_back(x);
     guards.push_back(scf::IfOp::create(rewriter, loc, inRange,
                                        /*withElseRegion=*/false));
-    // Always true in a block inside the range: arvr-specialize-interior.
     guards.back()->setAttr("arvr.boundary", rewriter.getUnitAttr());
     rewriter.setInsertionPointAfter(guards.back());
   }
   Block *first = guards.front().thenBlock();
   rewriter.eraseOp(body->getTerminator());
-  rewriter.inlineBlockBefore(body, first->getTerminator(), ValueRange{y, x0});
+  auto [y0, x0] = points.front();
+  rewriter.inlineBlockBefore(body, first->getTerminator(), ValueRange{y0, x0});
   if (fixup)
     fixup();
-  for (int64_t k = 1; k < pixels; ++k) {
+  for (size_t k = 1; k < points.size(); ++k) {
     IRMapping mapping;
-    mapping.map(x0, xs[k]);
+    mapping.map(y0, points[k].first);
+    mapping.map(x0, points[k].second);
     rewriter.setInsertionPoint(guards[k].thenBlock()->getTerminator());
     for (Operation &op : first->without_terminator())
       rewriter.clone(op, mapping);
@@ -117,8 +137,10 @@ static bool isMappable(scf::ParallelOp loop) {
 }
 
 struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
-  ParallelLoopToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY)
-      : OpRewritePattern(context), blockX(blockX), blockY(blockY) {}
+  ParallelLoopToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY,
+                       int64_t rowsPerThread)
+      : OpRewritePattern(context), blockX(blockX), blockY(blockY),
+        rowsPerThread(rowsPerThread) {}
 
   LogicalResult matchAndRewrite(scf::ParallelOp loop,
                                 PatternRewriter &rewriter) const override {
@@ -146,9 +168,11 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     // A block covers blockX * pixels columns.
     Value tileX =
         arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
+    // And blockY * rowsPerThread rows: each thread consecutive rows.
+    Value tileY = arith::ConstantIndexOp::create(rewriter, loc,
+                                                 blockY * rowsPerThread);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, colsEnd, tileX);
-    Value gridY =
-        arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, blockSizeY);
+    Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, tileY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one);
     nameLaunch(launch, loop);
@@ -162,17 +186,20 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         launch.getThreadIds().x);
     Value y = arith::AddIOp::create(
         rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
-                              blockSizeY),
-        launch.getThreadIds().y);
-    emitPoints(rewriter, loc, loop.getBody(), y, x, pixels, blockSizeX, rowsEnd,
-               colsEnd, nullptr);
+        arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y, tileY),
+        arith::MulIOp::create(
+            rewriter, loc, launch.getThreadIds().y,
+            arith::ConstantIndexOp::create(rewriter, loc, rowsPerThread)));
+    emitPoints(rewriter, loc, loop.getBody(),
+               threadPoints(rewriter, loc, y, x, rowsPerThread, pixels,
+                            blockSizeX),
+               rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
     return success();
   }
 
-  int64_t blockX, blockY;
+  int64_t blockX, blockY, rowsPerThread;
 };
 
 /// A stage computed in shared memory (its loop marked `arvr.gpu_shared`,
@@ -188,8 +215,13 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
 /// stage rows [r0, r0 + by + (stage height - reader height)), and the same
 /// for columns: the shared tile is (by + extra rows) x (bx + extra columns).
 struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
-  SharedStageToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY)
-      : OpRewritePattern(context), blockX(blockX), blockY(blockY) {}
+  SharedStageToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY,
+                      int64_t sharedRowsPerThread)
+      : OpRewritePattern(context), blockX(blockX), blockY(blockY),
+        sharedRowsPerThread(sharedRowsPerThread) {}
+
+  /// Consecutive points of the stage's tile each thread computes in turn.
+  static constexpr int64_t kRun = 4;
 
   LogicalResult matchAndRewrite(scf::ParallelOp stage,
                                 PatternRewriter &rewriter) const override {
@@ -239,8 +271,10 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     };
     Value one = index(1), blockSizeX = index(bx), blockSizeY = index(by);
     // The reader's tile: bx * pixels columns (each thread `pixels` points,
-    // spaced by bx) by `by` rows.
+    // spaced by bx) by by * rowsPerThread rows (each thread consecutive
+    // rows, which share most of the stage's rows they read).
     Value readerTileX = index(bx * pixels);
+    Value readerTileY = index(by * sharedRowsPerThread);
     Value stageRows = stage.getUpperBound()[0];
     Value stageCols = stage.getUpperBound()[1];
     Value rows = reader.getUpperBound()[0];
@@ -248,7 +282,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     // The shared tile: (by + extra rows) x (bx pixels + extra columns) x
     // channels.
     Value tileRows = arith::AddIOp::create(
-        rewriter, loc, blockSizeY,
+        rewriter, loc, readerTileY,
         arith::SubIOp::create(rewriter, loc, stageRows, rows));
     Value tileCols = arith::AddIOp::create(
         rewriter, loc, readerTileX,
@@ -267,7 +301,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value bytes32 =
         arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), bytes);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, readerTileX);
-    Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rows, blockSizeY);
+    Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rows, readerTileY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
                                         blockSizeX, blockSizeY, one, bytes32);
     nameLaunch(launch, reader);
@@ -276,7 +310,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     rewriter.setInsertionPointToStart(&body);
     Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
     Value row0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y,
-                                       blockSizeY);
+                                       readerTileY);
     Value col0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
                                        readerTileX);
     auto workgroup = gpu::AddressSpaceAttr::get(
@@ -294,19 +328,30 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw, index(0),
                                         tileSizes);
 
-    // 1. The stage's tile: its points, numbered row by row, dealt out to
-    //    the block's threads in turn (thread t = ty bx + tx computes points
-    //    t, t + bx by, ...), so that every thread but the last few does the
-    //    same number of points whatever the tile's shape; (row0 + p / cols,
-    //    col0 + p % cols) when inside the stage's window.
+    // 1. The stage's tile: its points, numbered row by row, in runs of
+    //    kRun consecutive points dealt out to the block's threads in turn
+    //    (thread t = ty bx + tx computes runs t, t + bx by, ...), so that
+    //    every thread but the last few does the same work whatever the
+    //    tile's shape, and the points of a run share most of what they
+    //    read; point p is (row0 + p / cols, col0 + p % cols), computed
+    //    when p is in the tile and inside the stage's window.
     Value thread = arith::AddIOp::create(
         rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, blockSizeX),
         tx);
     Value points = arith::MulIOp::create(rewriter, loc, tileRows, tileCols);
-    auto overTile = scf::ForOp::create(rewriter, loc, thread, points,
-                                       index(bx * by));
+    Value runs = arith::CeilDivSIOp::create(rewriter, loc, points, index(kRun));
+    auto overTile =
+        scf::ForOp::create(rewriter, loc, thread, runs, index(bx * by));
     rewriter.setInsertionPointToStart(overTile.getBody());
-    Value point = overTile.getInductionVar();
+    Value runStart = arith::MulIOp::create(
+        rewriter, loc, overTile.getInductionVar(), index(kRun));
+    SmallVector<Value, 4> runPoints;
+    for (int64_t k = 0; k < kRun; ++k)
+      runPoints.push_back(
+          k ? arith::AddIOp::create(rewriter, loc, runStart, index(k))
+                  .getResult()
+            : runStart);
+    Value point = runPoints.front();
     Value i = arith::AddIOp::create(
         rewriter, loc, row0,
         arith::DivUIOp::create(rewriter, loc, point, tileCols));
@@ -315,8 +360,12 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::RemUIOp::create(rewriter, loc, point, tileCols));
     Value inside = arith::AndIOp::create(
         rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,
-                              stageRows),
+        arith::AndIOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                  point, points),
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,
+                                  stageRows)),
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, j,
                               stageCols));
     auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
@@ -334,16 +383,30 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
       rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
                                                    tile, at);
     }
+    // The run's other points: the same, from the first point's place.
+    rewriter.setInsertionPointAfter(inStage);
+    Operation *firstOfPoint = i.getDefiningOp()->getOperand(1).getDefiningOp();
+    for (int64_t k = 1; k < kRun; ++k) {
+      IRMapping mapping;
+      mapping.map(point, runPoints[k]);
+      for (Operation *op = firstOfPoint; op != inStage->getNextNode();
+           op = op->getNextNode())
+        rewriter.clone(*op, mapping);
+    }
 
     // 2. All of the tile is there.
     rewriter.setInsertionPointAfter(overTile);
     gpu::BarrierOp::create(rewriter, loc);
 
     // 3. The reader's tile, reading shared memory: the thread's points.
-    Value y = arith::AddIOp::create(rewriter, loc, row0, ty);
+    Value y = arith::AddIOp::create(
+        rewriter, loc, row0,
+        arith::MulIOp::create(rewriter, loc, ty, index(sharedRowsPerThread)));
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
-    emitPoints(rewriter, loc, reader.getBody(), y, x, pixels, blockSizeX, rows,
-               cols, [&] {
+    emitPoints(rewriter, loc, reader.getBody(),
+               threadPoints(rewriter, loc, y, x, sharedRowsPerThread, pixels,
+                            blockSizeX),
+               rows, cols, [&] {
                  for (memref::LoadOp load : loads) {
                    rewriter.setInsertionPoint(load);
                    SmallVector<Value, 3> at = {
@@ -365,7 +428,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     return success();
   }
 
-  int64_t blockX, blockY;
+  int64_t blockX, blockY, sharedRowsPerThread;
 };
 
 struct ArvrMapToGPUPass
@@ -373,6 +436,10 @@ struct ArvrMapToGPUPass
   using ArvrMapToGPUBase::ArvrMapToGPUBase;
 
   void runOnOperation() override {
+    if (rowsPerThread < 1 || sharedRowsPerThread < 1) {
+      getOperation().emitError("rows per thread must be at least 1");
+      return signalPassFailure();
+    }
     if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
       getOperation().emitError("block of ")
           << static_cast<int64_t>(blockX) << "x" << static_cast<int64_t>(blockY)
@@ -385,7 +452,8 @@ struct ArvrMapToGPUPass
     // First the stages in shared memory with their readers, then every
     // other loop on its own.
     RewritePatternSet shared(&getContext());
-    shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY);
+    shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY,
+                                    sharedRowsPerThread);
     if (failed(applyPatternsGreedily(module, std::move(shared))))
       return signalPassFailure();
     bool ok = true;
@@ -399,7 +467,8 @@ struct ArvrMapToGPUPass
     if (!ok)
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY);
+    patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY,
+                                       rowsPerThread);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return signalPassFailure();
     // Every image is written on the device: a store left on the host would

@@ -1,10 +1,32 @@
 // arvr-map-to-gpu: an outermost 2-D scf.parallel over (y, x) becomes a
 // gpu.launch of block-x x block-y threads, x on threadIdx.x, guarded by the
 // loop's range.
-// RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4" | FileCheck %s
+// RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4 rows-per-thread=1" | FileCheck %s
+// RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4" | FileCheck %s --check-prefix=ROWS
+// RUN: not arvr-opt %s --arvr-map-to-gpu="rows-per-thread=0" 2>&1 | FileCheck %s --check-prefix=BADROWS
 // RUN: not arvr-opt %s --arvr-map-to-gpu="block-x=64 block-y=64" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK: module attributes {gpu.container_module}
+// BADROWS: error: rows per thread must be at least 1
+
+// By default each thread computes two consecutive rows: the grid covers 8
+// rows per block, and a thread's second point is the row below its first,
+// each under its own guard.
+// ROWS-LABEL: func.func @copy
+// ROWS-DAG: %[[TY:.+]] = arith.constant 8 : index
+// ROWS-DAG: %[[TWO:.+]] = arith.constant 2 : index
+// ROWS: %[[GY:.+]] = arith.ceildivsi %{{.+}}, %[[TY]]
+// ROWS: gpu.launch blocks(%{{.+}}, %[[BIDY:.+]], %{{.+}}) in (%{{.+}} = %{{.+}}, %{{.+}} = %[[GY]], %{{.+}}) threads(%{{.+}}, %[[TIDY:.+]], %{{.+}}) in
+// ROWS-DAG: %[[Y0:.+]] = arith.muli %[[BIDY]], %[[TY]]
+// ROWS-DAG: %[[YT:.+]] = arith.muli %[[TIDY]], %[[TWO]]
+// ROWS: %[[Y:.+]] = arith.addi %[[Y0]], %[[YT]]
+// ROWS: %[[Y1:.+]] = arith.addi %[[Y]], %{{.+}}
+// ROWS: scf.if
+// ROWS: memref.store %{{.+}}, %{{.+}}[%[[Y]],
+// ROWS: scf.if
+// ROWS: memref.store %{{.+}}, %{{.+}}[%[[Y1]],
+// ROWS: gpu.terminator
+
 // CHECK-LABEL: func.func @copy
 // CHECK-SAME: (%[[IN:[^:]+]]: memref<?x?x?xi8>, %[[OUT:[^:]+]]: memref<?x?x?xi8>, %[[H:[^:]+]]: index, %[[W:[^:]+]]: index, %[[C:[^:]+]]: index)
 func.func @copy(%in: memref<?x?x?xi8>, %out: memref<?x?x?xi8>, %h: index, %w: index, %c: index) {
@@ -69,14 +91,14 @@ func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
 // CHECK: %[[PX0:.+]] = arith.muli %[[PBIDX]], %[[TILE]]
 // CHECK: %[[PX:.+]] = arith.addi %[[PX0]], %[[PTIDX]]
 // CHECK: %[[PY:.+]] = arith.addi
+// CHECK: %[[PX1:.+]] = arith.addi %[[PX]], %{{.+}}
+// CHECK: %[[PX2:.+]] = arith.addi %[[PX]], %{{.+}}
 // CHECK: arith.cmpi slt, %[[PX]], %[[PW]]
 // CHECK: scf.if
 // CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX]]]
-// CHECK: %[[PX1:.+]] = arith.addi %[[PX]], %{{.+}}
 // CHECK: arith.cmpi slt, %[[PX1]], %[[PW]]
 // CHECK: scf.if
 // CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX1]]]
-// CHECK: %[[PX2:.+]] = arith.addi %[[PX]], %{{.+}}
 // CHECK: scf.if
 // CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX2]]]
 // CHECK: gpu.terminator

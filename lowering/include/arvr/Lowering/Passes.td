@@ -111,16 +111,30 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     Replaces every outermost `scf.parallel` over `(y, x)` in a `func.func`
     with a `gpu.launch` of 2-D blocks of `block-x` x `block-y` threads and a
     grid covering the loop's range: thread `(tx, ty)` of block `(bx, by)`
-    computes the iteration `x = bx * block-x + tx`, `y = by * block-y + ty`
-    when it lies inside the range. The innermost loop dimension goes to
-    `threadIdx.x`, so neighbouring threads touch neighbouring pixels. A
+    computes the iterations `x = bx * block-x + tx`,
+    `y = (by * block-y + ty) * rows-per-thread + r` for
+    `r < rows-per-thread`, each when it lies inside the range (a guard
+    marked `arvr.boundary`). The innermost loop dimension goes to
+    `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
+    a thread's consecutive rows share what they read in common (a chroma
+    row, a stencil's rows) once the guards are gone in interior blocks. A
     loop with an `arvr.gpu_block = array<i64: x, y>` attribute (a
-    `gpu_tile` of the schedule) uses that block instead.
+    `gpu_tile` of the schedule) uses that block instead, and
+    `arvr.gpu_pixels = n` gives each thread n points along x, a block's
+    width apart. A stage marked `arvr.gpu_shared` is fused into its one
+    reader: each block computes the stage's tile and halo into dynamic
+    shared memory (its points dealt out to the threads in runs of 4
+    consecutive points), waits at a barrier, then computes its tile of the
+    reader, `shared-rows-per-thread` consecutive rows per thread.
     Marks the module as a `gpu.container_module`.
   }];
   let options = [
     Option<"blockX", "block-x", "int64_t", "32", "threads per block along x">,
     Option<"blockY", "block-y", "int64_t", "8", "threads per block along y">,
+    Option<"rowsPerThread", "rows-per-thread", "int64_t", "2",
+           "consecutive rows each thread computes">,
+    Option<"sharedRowsPerThread", "shared-rows-per-thread", "int64_t", "4",
+           "consecutive rows each thread of a shared stage's reader computes">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
