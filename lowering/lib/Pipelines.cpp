@@ -121,6 +121,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   ArvrNativeGpuMathOptions nativeMath;
   nativeMath.libdevice = !options.cudaPath.empty();
   device.addPass(createArvrNativeGpuMath(nativeMath));
+  // u8_sat as one rounding, saturating conversion and a min.
+  device.addPass(createArvrGpuSaturatingConvert());
   // Images never overlap: inputs are read through the read-only cache.
   device.addPass(createArvrKernelArgAliasing());
   // At least half an SM's threads resident: registers within 64.

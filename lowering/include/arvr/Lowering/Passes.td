@@ -279,6 +279,20 @@ def ArvrKernelArgAliasing
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ArvrGpuSaturatingConvert
+    : Pass<"arvr-gpu-saturating-convert", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "u8_sat of an f32 as PTX's saturating rounding conversion";
+  let description = [{
+    Rewrites `fptoui(roundeven(minnum(maxnum(x, 0), 255)))` to i8 (the
+    lowered `u8_sat`, four PTX instructions) as
+    `trunc(umin(llvm.nvvm.f2ui.rn(x), 255))` (`cvt.rni.u32.f32`, which
+    rounds to nearest even, clamps to the u32 range and gives 0 for NaN,
+    then `min.u32`): the same byte for every `x` in two instructions. Run
+    on the kernels' LLVM dialect after `arvr-native-gpu-math`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ArvrOccupancyBounds
     : Pass<"arvr-occupancy-bounds", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Ask ptxas for registers that leave half an SM's threads resident";
