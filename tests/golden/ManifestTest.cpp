@@ -105,8 +105,9 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
     CHECK(launches[0].grid[0] == unsigned(2 * radius + 1 + 31) / 32);
     CHECK(launches[1].grid[0] == 1);
     CHECK(launches[2].grid[0] == (641 + 31) / 32);
-    CHECK(launches[2].grid[1] == unsigned(479 + 2 * radius + 7) / 8);
-    CHECK(launches[3].grid[1] == (479 + 7) / 8);
+    // Each thread two consecutive rows: 16 rows a block.
+    CHECK(launches[2].grid[1] == unsigned(479 + 2 * radius + 15) / 16);
+    CHECK(launches[3].grid[1] == (479 + 15) / 16);
   }
 }
 
@@ -129,10 +130,11 @@ TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
     CHECK(out.block[0] == 32);
     CHECK(out.block[1] == 16);
     CHECK(out.grid[0] == (641 + 31) / 32);
-    CHECK(out.grid[1] == (479 + 15) / 16);
-    // The horizontal pass over 16 rows and the radius above and below, 32
+    // Each thread of the reader four consecutive rows: 64 rows a block.
+    CHECK(out.grid[1] == (479 + 63) / 64);
+    // The horizontal pass over 64 rows and the radius above and below, 32
     // columns, 3 channels of f32.
-    CHECK(out.shared == unsigned(16 + 2 * radius) * 32 * 3 * 4);
+    CHECK(out.shared == unsigned(64 + 2 * radius) * 32 * 3 * 4);
   }
 }
 
@@ -153,7 +155,8 @@ TEST_CASE("manifest: NV12 planes and a fixed channel count") {
   auto launches = m.resolve({});
   REQUIRE(launches.size() == 1);
   CHECK(launches[0].grid[0] == 60);
-  CHECK(launches[0].grid[1] == 135);
+  // 1080 rows, 8 threads of two rows each a block: 68 blocks.
+  CHECK(launches[0].grid[1] == 68);
   // Three images of 9 descriptor fields each, and no other argument.
   CHECK(launches[0].storage.size() == 27);
 }
