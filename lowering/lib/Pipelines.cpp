@@ -87,6 +87,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
+  // A thread's points are copies of one body: merge what they share first,
+  // so that canonicalisation sees a fraction of the ops.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
