@@ -972,6 +972,7 @@ int main(int argc, char **argv) {
   for (auto [file, name] :
        {std::pair<const char *, const char *>{"gaussian_blur_generic",
                                               "arvrc generic"},
+        {"gaussian_blur_fastmath", "arvrc --fast-math"},
         {"gaussian_blur_shared_32x8", "arvrc shared 32x8"},
         {"gaussian_blur_root", "arvrc root"},
         {"gaussian_blur_inline_weights", "arvrc weights inline"},

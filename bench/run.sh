@@ -39,6 +39,10 @@ for k in lens_undistort gaussian_blur nv12_to_rgb; do
 done
 
 "$arvrc" build "$src/examples/gaussian_blur.arvr" -o "$out/ptx/gaussian_blur_generic.ptx" || exit 1
+# Opt-in inexact arithmetic: its distance from the exact build is reported.
+# shellcheck disable=SC2086
+"$arvrc" build "$src/examples/gaussian_blur.arvr" ${known[gaussian_blur]} --fast-math \
+  -o "$out/ptx/gaussian_blur_fastmath.ptx" || exit 1
 # Other schedules of the Gaussian, timed beside the example's.
 sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);/' "$src/examples/gaussian_blur.arvr" \
   >"$out/ptx/gaussian_blur_shared_32x8.arvr"

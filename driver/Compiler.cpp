@@ -110,6 +110,7 @@ std::string Compilation::Impl::cachePath(const CompileOptions &options,
   add(std::to_string(static_cast<int>(stage)));
   for (const std::string &value : options.specialize)
     add(value);
+  add(options.fastMath ? "fast-math" : "ieee");
   std::array<uint8_t, 32> digest = hash.final();
   std::string name = llvm::toHex(digest, /*LowerCase=*/true);
   return dir + "/" + name + ".mlirbc";
@@ -264,6 +265,7 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     cuda.chip = options.chip;
     cuda.cudaPath = cudaPath;
     cuda.cubin = stage == Emit::Cubin;
+    cuda.fastMath = options.fastMath;
     if (cuda.cubin &&
         !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
       llvm::errs() << "error: a cubin needs the CUDA toolkit's ptxas"
@@ -275,7 +277,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     }
     mlir::arvr::buildCudaPipeline(pm, cuda, stopAfter, /*arvrPasses=*/false);
   } else {
-    mlir::arvr::buildCpuPipeline(pm, stopAfter, /*arvrPasses=*/false);
+    mlir::arvr::buildCpuPipeline(pm, stopAfter, /*arvrPasses=*/false,
+                                 options.fastMath);
   }
   if (mlir::failed(pm.run(*impl->module)))
     return false;

@@ -48,6 +48,8 @@ struct CompileOptions {
   /// Values known when compiling (`name=value`, `image.channels=N`): the
   /// kernel is specialised to them (arvr-specialize); part of the cache key.
   std::vector<std::string> specialize;
+  /// Opt-in inexact arithmetic (arvr-fast-reciprocal); part of the key.
+  bool fastMath = false;
 };
 
 /// The folder of the compile cache: $XDG_CACHE_HOME/arvrc, else

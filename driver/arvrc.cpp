@@ -121,6 +121,7 @@ struct BuildArgs {
   std::string manifest; ///< Where the launch manifest goes; "" beside -o.
   bool noCache = false;
   std::vector<std::string> specialize; ///< name=value, image.channels=N
+  bool fastMath = false;
 };
 
 /// The launch manifest's default path: `-o out.ptx` -> `out.manifest`.
@@ -144,6 +145,7 @@ int runBuild(const BuildArgs &args) {
   options.cudaPath = usableCudaPath(args.cudaPath);
   options.useCache = !args.noCache;
   options.specialize = args.specialize;
+  options.fastMath = args.fastMath;
   bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
   if (binary && options.target == Target::Cpu)
     return fail("--emit=" + args.emit + " needs --target cuda");
@@ -226,6 +228,7 @@ struct RunArgs {
   std::optional<std::string> cudaPath;
   std::string frameSize; ///< WxH of NV12 frames, if not in their names.
   bool noCache = false;
+  bool fastMath = false;
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -542,6 +545,7 @@ int runRun(const RunArgs &args) {
   options.cudaPath = usableCudaPath(args.cudaPath);
   options.useCache = !args.noCache;
   options.specialize = knownScalars(*kernel, args.params);
+  options.fastMath = args.fastMath;
   if (!compilation.lower(options, driver ? Emit::Ptx : Emit::Llvm))
     return kExitError;
   std::string error;
@@ -990,6 +994,10 @@ int main(int argc, char **argv) {
       "Compile for a known value (repeatable): name=value for a scalar "
       "parameter, image.channels=N for an image's channel count; callers "
       "must then pass that value (or an image of N channels)");
+  buildCmd->add_flag("--fast-math", build.fastMath,
+                     "Inexact arithmetic: a division by a value fixed for "
+                     "all pixels as a product by its reciprocal (results "
+                     "may differ in the last bit)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
@@ -1030,6 +1038,9 @@ int main(int argc, char **argv) {
                      "Kernel to run, when the file has several");
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")
       ->check(kChipValidator);
+  runCmd->add_flag("--fast-math", run.fastMath,
+                   "Inexact arithmetic: a division by a value fixed for all "
+                   "pixels as a product by its reciprocal");
   runCmd->add_flag("--no-cache", run.noCache,
                    "Neither read nor write the compile cache "
                    "($XDG_CACHE_HOME/arvrc or ~/.cache/arvrc)");

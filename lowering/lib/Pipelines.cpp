@@ -87,14 +87,15 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
-  // A thread's points are copies of one body: merge what they share first,
-  // so that canonicalisation sees a fraction of the ops.
-  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
   pm.addPass(createCanonicalizerPass());
+  // Opt-in: divisions by a value fixed for all points as products, once
+  // constants are folded (as at the end of the CPU's loops).
+  if (options.fastMath)
+    pm.addPass(createArvrFastReciprocal());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());
@@ -147,7 +148,7 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
 }
 
 void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
-                                  bool arvrPasses) {
+                                  bool arvrPasses, bool fastMath) {
   // 1. The dialect passes; each kernel computes the band of rows its caller
   //    (one thread of the runner) asks for, and the windows of its
   //    intermediate stages that band needs; then arvr -> scf.parallel over
@@ -163,6 +164,8 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrContractFma());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
+  if (fastMath)
+    pm.addPass(createArvrFastReciprocal());
   if (stopAfter <= LoweringStage::Gpu)
     return;
 

@@ -38,6 +38,8 @@ struct CudaPipelineOptions {
   /// Assemble the PTX into a cubin with the toolkit's ptxas (needs
   /// cudaPath) instead of stopping at PTX.
   bool cubin = false;
+  /// Opt-in inexact arithmetic (arvr-fast-reciprocal), as on the CPU.
+  bool fastMath = false;
 };
 
 /// The CUDA toolkit with libdevice: $CUDA_HOME, $CUDA_PATH or
@@ -59,9 +61,10 @@ void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options,
                        bool arvrPasses = true);
 
 /// arvr -> loops -> LLVM dialect, ready for the ExecutionEngine.
+/// `fastMath`: opt-in inexact arithmetic, as in the CUDA pipeline.
 void buildCpuPipeline(OpPassManager &pm,
                       LoweringStage stopAfter = LoweringStage::Binary,
-                      bool arvrPasses = true);
+                      bool arvrPasses = true, bool fastMath = false);
 
 /// Registers every dialect and interface the pipelines need.
 void registerPipelineDialects(DialectRegistry &registry);
