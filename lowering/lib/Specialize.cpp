@@ -220,8 +220,22 @@ struct ArvrSpecializePass
         found |= static_cast<bool>(argumentNamed(kernel, param));
       });
       if (!found) {
-        getOperation().emitError("no kernel has a parameter '")
-            << param << "' to specialise ('" << assignment << "')";
+        // Reported at the (first) kernel, with the names it has.
+        KernelOp first;
+        getOperation().walk([&](KernelOp kernel) {
+          if (!first)
+            first = kernel;
+        });
+        std::string names;
+        if (first)
+          for (unsigned i = 0, e = first.getNumArguments(); i != e; ++i)
+            if (auto name =
+                    first.getArgAttrOfType<StringAttr>(i, "arvr.name"))
+              names += (names.empty() ? "" : ", ") + name.getValue().str();
+        Operation *at = first ? first.getOperation() : getOperation();
+        at->emitError("no kernel has a parameter '")
+            << param << "' to specialise ('" << assignment << "')"
+            << (names.empty() ? "" : "; the parameters are " + names);
         ok = false;
       }
     }
