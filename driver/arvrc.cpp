@@ -312,7 +312,8 @@ std::vector<std::string> knownScalars(const arvr::KernelDecl &kernel,
     std::string error;
     for (const std::string &assignment : params)
       if (llvm::StringRef(assignment).split('=').first == param.name)
-        set = parseScalar(param, llvm::StringRef(assignment).split('=').second.str(),
+        set = parseScalar(param,
+                          llvm::StringRef(assignment).split('=').second.str(),
                           value, error);
     if (!set && !param.defaultValue)
       continue;

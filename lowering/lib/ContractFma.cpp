@@ -40,9 +40,7 @@ static arith::MulFOp singleUseProduct(Value v) {
 }
 
 /// Whether `type` is f32 or a vector of f32.
-static bool isF32Like(Type type) {
-  return getElementTypeOrSelf(type).isF32();
-}
+static bool isF32Like(Type type) { return getElementTypeOrSelf(type).isF32(); }
 
 struct AddOfProduct : public OpRewritePattern<arith::AddFOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -51,8 +49,8 @@ struct AddOfProduct : public OpRewritePattern<arith::AddFOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isF32Like(add.getType()))
       return failure();
-    for (auto [product, other] : {std::pair{add.getLhs(), add.getRhs()},
-                                  {add.getRhs(), add.getLhs()}})
+    for (auto [product, other] :
+         {std::pair{add.getLhs(), add.getRhs()}, {add.getRhs(), add.getLhs()}})
       if (arith::MulFOp mul = singleUseProduct(product)) {
         rewriter.replaceOpWithNewOp<math::FmaOp>(add, mul.getLhs(),
                                                  mul.getRhs(), other);
@@ -99,8 +97,8 @@ struct ArvrContractFmaPass
     GreedyRewriteConfig config;
     config.enableFolding(false);
     config.enableConstantCSE(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
 };

@@ -55,10 +55,9 @@ struct ArvrFastReciprocalPass
         if (Operation *def = divisor.getDefiningOp())
           b.setInsertionPointAfter(def);
         else
-          b.setInsertionPointToStart(
-              cast<BlockArgument>(divisor).getOwner());
-        Value one = arith::ConstantOp::create(b, div.getLoc(),
-                                              b.getF32FloatAttr(1.0f));
+          b.setInsertionPointToStart(cast<BlockArgument>(divisor).getOwner());
+        Value one =
+            arith::ConstantOp::create(b, div.getLoc(), b.getF32FloatAttr(1.0f));
         reciprocal = b.createOrFold<arith::DivFOp>(div.getLoc(), one, divisor);
       }
       OpBuilder b(div);

@@ -62,17 +62,16 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
     if (!round || !round.getType().isF32())
       return failure();
     Value clampedAbove = operandBesides<LLVM::MinNumOp>(round.getIn(), 255.0);
-    Value x = clampedAbove
-                  ? operandBesides<LLVM::MaxNumOp>(clampedAbove, 0.0)
-                  : Value();
+    Value x = clampedAbove ? operandBesides<LLVM::MaxNumOp>(clampedAbove, 0.0)
+                           : Value();
     if (!x)
       return failure();
     Location loc = convert.getLoc();
     Type i32 = rewriter.getI32Type();
     Value rounded =
-        LLVM::CallIntrinsicOp::create(rewriter, loc, i32,
-                                      rewriter.getStringAttr("llvm.nvvm.f2ui.rn"),
-                                      ValueRange{x})
+        LLVM::CallIntrinsicOp::create(
+            rewriter, loc, i32, rewriter.getStringAttr("llvm.nvvm.f2ui.rn"),
+            ValueRange{x})
             .getResult(0);
     Value limit = LLVM::ConstantOp::create(rewriter, loc, i32,
                                            rewriter.getI32IntegerAttr(255));

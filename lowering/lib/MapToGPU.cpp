@@ -169,8 +169,8 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value tileX =
         arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
     // And blockY * rowsPerThread rows: each thread consecutive rows.
-    Value tileY = arith::ConstantIndexOp::create(rewriter, loc,
-                                                 blockY * rowsPerThread);
+    Value tileY =
+        arith::ConstantIndexOp::create(rewriter, loc, blockY * rowsPerThread);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, colsEnd, tileX);
     Value gridY = arith::CeilDivSIOp::create(rewriter, loc, rowsEnd, tileY);
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, one,
@@ -190,10 +190,10 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::MulIOp::create(
             rewriter, loc, launch.getThreadIds().y,
             arith::ConstantIndexOp::create(rewriter, loc, rowsPerThread)));
-    emitPoints(rewriter, loc, loop.getBody(),
-               threadPoints(rewriter, loc, y, x, rowsPerThread, pixels,
-                            blockSizeX),
-               rowsEnd, colsEnd, nullptr);
+    emitPoints(
+        rewriter, loc, loop.getBody(),
+        threadPoints(rewriter, loc, y, x, rowsPerThread, pixels, blockSizeX),
+        rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
     return success();
@@ -201,6 +201,137 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
 
   int64_t blockX, blockY, rowsPerThread;
 };
+
+/// A shared stage's buffer, the stores of the stage into it, its one
+/// reading loop and that loop's loads, and its dealloc (if any).
+struct SharedPair {
+  memref::AllocOp buffer;
+  scf::ParallelOp reader;
+  SmallVector<memref::LoadOp> loads;
+  SmallVector<memref::StoreOp> stores;
+  Operation *dealloc = nullptr;
+};
+
+/// Finds what `stage` (a loop marked arvr.gpu_shared) writes and the one
+/// loop after it that reads it; failure if there is no such pair.
+static LogicalResult findSharedPair(scf::ParallelOp stage, SharedPair &pair) {
+  stage.walk([&](memref::StoreOp store) {
+    if (auto alloc = store.getMemRef().getDefiningOp<memref::AllocOp>())
+      pair.buffer = alloc;
+  });
+  if (!pair.buffer || pair.buffer->getBlock() != stage->getBlock())
+    return failure();
+  for (Operation *user : pair.buffer->getUsers()) {
+    if (isa<memref::DeallocOp>(user)) {
+      pair.dealloc = user;
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(user);
+        store && stage->isAncestor(store)) {
+      pair.stores.push_back(store);
+      continue;
+    }
+    auto load = dyn_cast<memref::LoadOp>(user);
+    Operation *top = user;
+    while (top && top->getBlock() != stage->getBlock())
+      top = top->getParentOp();
+    auto loop = dyn_cast_or_null<scf::ParallelOp>(top);
+    if (!load || !loop || (pair.reader && loop != pair.reader))
+      return failure();
+    pair.reader = loop;
+    pair.loads.push_back(load);
+  }
+  if (!pair.reader || !isMappable(pair.reader) ||
+      !stage->isBeforeInBlock(pair.reader))
+    return failure();
+  return success();
+}
+
+/// Consecutive points of a shared stage's tile each thread computes in
+/// turn.
+constexpr int64_t kRun = 4;
+
+/// Computes the tile of a shared stage (the loop `stage`, writing through
+/// `stores`) into `tile`, from the launch's start: the tile's points,
+/// numbered row by row, in runs of kRun consecutive points dealt out to the
+/// block's threads in turn (thread t = ty bx + tx computes runs t,
+/// t + bx by, ...), so that every thread but the last few does the same
+/// work whatever the tile's shape, and the points of a run share most of
+/// what they read. Point p is (origin + (p / cols, p % cols)), computed
+/// when p is in the tile and inside the stage's `window` (a guard marked
+/// as boundary handling). Returns the loop over the runs.
+static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
+                                scf::ParallelOp stage,
+                                ArrayRef<memref::StoreOp> stores, Value tile,
+                                std::array<Value, 2> origin,
+                                std::array<Value, 2> tileSize,
+                                std::array<Value, 2> window, Value tx, Value ty,
+                                int64_t bx, int64_t by) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto [row0, col0] = origin;
+  auto [tileRows, tileCols] = tileSize;
+  auto [stageRows, stageCols] = window;
+  Value thread = arith::AddIOp::create(
+      rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, index(bx)), tx);
+  Value points = arith::MulIOp::create(rewriter, loc, tileRows, tileCols);
+  Value runs = arith::CeilDivSIOp::create(rewriter, loc, points, index(kRun));
+  auto overTile =
+      scf::ForOp::create(rewriter, loc, thread, runs, index(bx * by));
+  rewriter.setInsertionPointToStart(overTile.getBody());
+  Value runStart = arith::MulIOp::create(
+      rewriter, loc, overTile.getInductionVar(), index(kRun));
+  SmallVector<Value, 4> runPoints;
+  for (int64_t k = 0; k < kRun; ++k)
+    runPoints.push_back(
+        k ? arith::AddIOp::create(rewriter, loc, runStart, index(k)).getResult()
+          : runStart);
+  // The first point: its place, its guard, the stage's body writing the
+  // tile.
+  Value point = runPoints.front();
+  Value i = arith::AddIOp::create(
+      rewriter, loc, row0,
+      arith::DivUIOp::create(rewriter, loc, point, tileCols));
+  Value j = arith::AddIOp::create(
+      rewriter, loc, col0,
+      arith::RemUIOp::create(rewriter, loc, point, tileCols));
+  auto lessThan = [&](Value a, Value b) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, a,
+                                 b);
+  };
+  Value inside = arith::AndIOp::create(
+      rewriter, loc,
+      arith::AndIOp::create(rewriter, loc, lessThan(point, points),
+                            lessThan(i, stageRows)),
+      lessThan(j, stageCols));
+  auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
+  inStage->setAttr("arvr.boundary", rewriter.getUnitAttr());
+  Block *stageBody = stage.getBody();
+  rewriter.eraseOp(stageBody->getTerminator());
+  rewriter.inlineBlockBefore(stageBody, inStage.thenBlock()->getTerminator(),
+                             ValueRange{i, j});
+  for (memref::StoreOp store : stores) {
+    rewriter.setInsertionPoint(store);
+    SmallVector<Value, 3> at = {
+        arith::SubIOp::create(rewriter, loc, store.getIndices()[0], row0),
+        arith::SubIOp::create(rewriter, loc, store.getIndices()[1], col0),
+        store.getIndices()[2]};
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(), tile,
+                                                 at);
+  }
+  // The run's other points: the same, from the first point's place on.
+  rewriter.setInsertionPointAfter(inStage);
+  Operation *firstOfPoint = i.getDefiningOp()->getOperand(1).getDefiningOp();
+  for (int64_t k = 1; k < kRun; ++k) {
+    IRMapping mapping;
+    mapping.map(point, runPoints[k]);
+    for (Operation *op = firstOfPoint; op != inStage->getNextNode();
+         op = op->getNextNode())
+      rewriter.clone(*op, mapping);
+  }
+  return overTile;
+}
 
 /// A stage computed in shared memory (its loop marked `arvr.gpu_shared`,
 /// writing a buffer that one other loop reads) and its reader become one
@@ -220,48 +351,18 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
       : OpRewritePattern(context), blockX(blockX), blockY(blockY),
         sharedRowsPerThread(sharedRowsPerThread) {}
 
-  /// Consecutive points of the stage's tile each thread computes in turn.
-  static constexpr int64_t kRun = 4;
-
   LogicalResult matchAndRewrite(scf::ParallelOp stage,
                                 PatternRewriter &rewriter) const override {
     if (!stage->hasAttr("arvr.gpu_shared") || !isMappable(stage))
       return rewriter.notifyMatchFailure(stage, "not a shared stage's loop");
-    // The buffer the stage writes, and the one loop that reads it.
-    memref::AllocOp buffer;
-    stage.walk([&](memref::StoreOp store) {
-      if (auto alloc = store.getMemRef().getDefiningOp<memref::AllocOp>())
-        buffer = alloc;
-    });
-    if (!buffer || buffer->getBlock() != stage->getBlock())
-      return rewriter.notifyMatchFailure(stage, "no buffer of its own");
-    scf::ParallelOp reader;
-    SmallVector<memref::LoadOp> loads;
-    SmallVector<memref::StoreOp> stores;
-    Operation *dealloc = nullptr;
-    for (Operation *user : buffer->getUsers()) {
-      if (isa<memref::DeallocOp>(user)) {
-        dealloc = user;
-        continue;
-      }
-      if (auto store = dyn_cast<memref::StoreOp>(user);
-          store && stage->isAncestor(store)) {
-        stores.push_back(store);
-        continue;
-      }
-      auto load = dyn_cast<memref::LoadOp>(user);
-      Operation *top = user;
-      while (top && top->getBlock() != stage->getBlock())
-        top = top->getParentOp();
-      auto loop = dyn_cast_or_null<scf::ParallelOp>(top);
-      if (!load || !loop || (reader && loop != reader))
-        return rewriter.notifyMatchFailure(stage, "not one reading loop");
-      reader = loop;
-      loads.push_back(load);
-    }
-    if (!reader || !isMappable(reader) || !stage->isBeforeInBlock(reader))
-      return rewriter.notifyMatchFailure(stage, "no reader to fuse with");
-
+    SharedPair pair;
+    if (failed(findSharedPair(stage, pair)))
+      return rewriter.notifyMatchFailure(stage, "no buffer read by one loop");
+    memref::AllocOp buffer = pair.buffer;
+    scf::ParallelOp reader = pair.reader;
+    ArrayRef<memref::LoadOp> loads = pair.loads;
+    ArrayRef<memref::StoreOp> stores = pair.stores;
+    Operation *dealloc = pair.dealloc;
     Location loc = reader.getLoc();
     rewriter.setInsertionPoint(reader);
     auto [bx, by] = blockOf(reader, blockX, blockY);
@@ -328,71 +429,10 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw, index(0),
                                         tileSizes);
 
-    // 1. The stage's tile: its points, numbered row by row, in runs of
-    //    kRun consecutive points dealt out to the block's threads in turn
-    //    (thread t = ty bx + tx computes runs t, t + bx by, ...), so that
-    //    every thread but the last few does the same work whatever the
-    //    tile's shape, and the points of a run share most of what they
-    //    read; point p is (row0 + p / cols, col0 + p % cols), computed
-    //    when p is in the tile and inside the stage's window.
-    Value thread = arith::AddIOp::create(
-        rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, blockSizeX),
-        tx);
-    Value points = arith::MulIOp::create(rewriter, loc, tileRows, tileCols);
-    Value runs = arith::CeilDivSIOp::create(rewriter, loc, points, index(kRun));
-    auto overTile =
-        scf::ForOp::create(rewriter, loc, thread, runs, index(bx * by));
-    rewriter.setInsertionPointToStart(overTile.getBody());
-    Value runStart = arith::MulIOp::create(
-        rewriter, loc, overTile.getInductionVar(), index(kRun));
-    SmallVector<Value, 4> runPoints;
-    for (int64_t k = 0; k < kRun; ++k)
-      runPoints.push_back(
-          k ? arith::AddIOp::create(rewriter, loc, runStart, index(k))
-                  .getResult()
-            : runStart);
-    Value point = runPoints.front();
-    Value i = arith::AddIOp::create(
-        rewriter, loc, row0,
-        arith::DivUIOp::create(rewriter, loc, point, tileCols));
-    Value j = arith::AddIOp::create(
-        rewriter, loc, col0,
-        arith::RemUIOp::create(rewriter, loc, point, tileCols));
-    Value inside = arith::AndIOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                  point, points),
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, i,
-                                  stageRows)),
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, j,
-                              stageCols));
-    auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
-    inStage->setAttr("arvr.boundary", rewriter.getUnitAttr());
-    Block *stageBody = stage.getBody();
-    rewriter.eraseOp(stageBody->getTerminator());
-    rewriter.inlineBlockBefore(stageBody, inStage.thenBlock()->getTerminator(),
-                               ValueRange{i, j});
-    for (memref::StoreOp store : stores) {
-      rewriter.setInsertionPoint(store);
-      SmallVector<Value, 3> at = {
-          arith::SubIOp::create(rewriter, loc, store.getIndices()[0], row0),
-          arith::SubIOp::create(rewriter, loc, store.getIndices()[1], col0),
-          store.getIndices()[2]};
-      rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
-                                                   tile, at);
-    }
-    // The run's other points: the same, from the first point's place.
-    rewriter.setInsertionPointAfter(inStage);
-    Operation *firstOfPoint = i.getDefiningOp()->getOperand(1).getDefiningOp();
-    for (int64_t k = 1; k < kRun; ++k) {
-      IRMapping mapping;
-      mapping.map(point, runPoints[k]);
-      for (Operation *op = firstOfPoint; op != inStage->getNextNode();
-           op = op->getNextNode())
-        rewriter.clone(*op, mapping);
-    }
+    // 1. The stage's tile.
+    scf::ForOp overTile = emitStageTile(rewriter, loc, stage, stores, tile,
+                                        {row0, col0}, {tileRows, tileCols},
+                                        {stageRows, stageCols}, tx, ty, bx, by);
 
     // 2. All of the tile is there.
     rewriter.setInsertionPointAfter(overTile);

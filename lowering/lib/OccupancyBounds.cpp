@@ -42,9 +42,9 @@ struct ArvrOccupancyBoundsPass
       int64_t blocks = threads > 0 ? kResidentThreads / threads : 0;
       if (blocks < 2)
         return;
-      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                     blocks));
+      func->setAttr(
+          NVVM::NVVMDialect::getMinctasmAttrName(),
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), blocks));
     });
   }
 };

@@ -96,7 +96,7 @@ static bool specialize(KernelOp kernel, StringRef assignment) {
   auto [name, text] = assignment.split('=');
   if (!assignment.contains('=') || name.empty())
     return kernel.emitError("specialisation '")
-           << assignment << "' is not of the form name=value",
+               << assignment << "' is not of the form name=value",
            false;
   auto [param, property] = name.split('.');
   BlockArgument arg = argumentNamed(kernel, param);
@@ -110,13 +110,14 @@ static bool specialize(KernelOp kernel, StringRef assignment) {
         channels < 1 || channels > 4 ||
         (image.hasStaticChannels() && image.getChannels() != channels))
       return kernel.emitError("'")
-             << assignment << "': an image specialises as "
-             << param << ".channels=N, N from 1 to 4"
-             << (image.hasStaticChannels() ? " and its type's own count" : ""),
+                 << assignment << "': an image specialises as " << param
+                 << ".channels=N, N from 1 to 4"
+                 << (image.hasStaticChannels() ? " and its type's own count"
+                                               : ""),
              false;
     // The image's type says so too: its memref then has constant strides.
-    auto refined = ImageType::get(kernel.getContext(), image.getElementType(),
-                                  channels);
+    auto refined =
+        ImageType::get(kernel.getContext(), image.getElementType(), channels);
     arg.setType(refined);
     SmallVector<Type> inputs(kernel.getFunctionType().getInputs());
     inputs[arg.getArgNumber()] = refined;
@@ -229,8 +230,7 @@ struct ArvrSpecializePass
         std::string names;
         if (first)
           for (unsigned i = 0, e = first.getNumArguments(); i != e; ++i)
-            if (auto name =
-                    first.getArgAttrOfType<StringAttr>(i, "arvr.name"))
+            if (auto name = first.getArgAttrOfType<StringAttr>(i, "arvr.name"))
               names += (names.empty() ? "" : ", ") + name.getValue().str();
         Operation *at = first ? first.getOperation() : getOperation();
         at->emitError("no kernel has a parameter '")
@@ -247,11 +247,10 @@ struct ArvrSpecializePass
       return signalPassFailure();
     // Fold what the constants decide (a reduction from 0 - radius), with no
     // pattern but folding, so that constant ranges are seen as such.
-    (void)applyPatternsGreedily(getOperation(),
-                                FrozenRewritePatternSet(
-                                    RewritePatternSet(&getContext())));
-    getOperation().walk(
-        [&](KernelOp kernel) { inlineConstantStages(kernel); });
+    (void)applyPatternsGreedily(
+        getOperation(),
+        FrozenRewritePatternSet(RewritePatternSet(&getContext())));
+    getOperation().walk([&](KernelOp kernel) { inlineConstantStages(kernel); });
   }
 };
 

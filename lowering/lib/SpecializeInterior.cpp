@@ -17,11 +17,11 @@
 // a constant, division by a positive constant, unsigned division and
 // remainder by a value fixed for the block (the first only where the
 // dividend is >= 0, which the block's condition then checks), min, max,
-// select and casts combine ranges. A test `a < b` (or <=, >, >=, unsigned <) with one side
-// fixed then holds for the whole block when the other side's bound does; a
-// test built with `and` when both parts do. Ops whose operands escape this
-// arithmetic (a coordinate computed from floats, say) are left as they
-// are. The launch body becomes
+// select and casts combine ranges. A test `a < b` (or <=, >, >=, unsigned <)
+// with one side fixed then holds for the whole block when the other side's
+// bound does; a test built with `and` when both parts do. Ops whose operands
+// escape this arithmetic (a coordinate computed from floats, say) are left as
+// they are. The launch body becomes
 //
 //   scf.if (every provable test holds over this block) {
 //     the body, each proved op replaced by its value inside
@@ -168,8 +168,8 @@ private:
     case P::ult:
     case P::ule: {
       // 0 <= low and high < fixed (as signed values).
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(r.low.getType()));
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(r.low.getType()));
       return arith::AndIOp::create(
           b, loc, cmp(P::sge, r.low, zero),
           cmp(pred == P::ult ? P::slt : P::sle, r.high, fixed));
@@ -231,8 +231,8 @@ private:
       std::optional<Range> upper = range(loop.getUpperBound());
       if (!step || *step <= 0 || !lower || !upper)
         return std::nullopt;
-      Value one = arith::ConstantOp::create(
-          b, loc, b.getIntegerAttr(v.getType(), 1));
+      Value one =
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), 1));
       return Range{lower->low, arith::SubIOp::create(b, loc, upper->high, one)};
     }
     return rangeOfOp(v.getDefiningOp(), loc);
@@ -308,11 +308,12 @@ private:
       // the op runs): a quotient non-decreasing in the dividend, a
       // remainder in [0, divisor - 1]. Unsigned: for a dividend >= 0.
       Value divisor = uniform(op->getOperand(1));
-      std::optional<Range> r = divisor ? range(op->getOperand(0)) : std::nullopt;
+      std::optional<Range> r =
+          divisor ? range(op->getOperand(0)) : std::nullopt;
       if (!r)
         return std::nullopt;
-      Value zero = arith::ConstantOp::create(b, loc,
-                                             b.getZeroAttr(r->low.getType()));
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(r->low.getType()));
       if (isa<arith::RemUIOp>(op)) {
         Value one = arith::ConstantOp::create(
             b, loc, b.getIntegerAttr(r->low.getType(), 1));
@@ -347,8 +348,8 @@ private:
 /// as (index, low, high), or nothing.
 static std::optional<std::tuple<Value, Value, Value>>
 matchClamp(arith::MaxSIOp max) {
-  for (auto [inner, low] : {std::pair{max.getLhs(), max.getRhs()},
-                            {max.getRhs(), max.getLhs()}})
+  for (auto [inner, low] :
+       {std::pair{max.getLhs(), max.getRhs()}, {max.getRhs(), max.getLhs()}})
     if (auto min = inner.getDefiningOp<arith::MinSIOp>())
       return std::tuple{min.getLhs(), low, min.getRhs()};
   return std::nullopt;
@@ -374,8 +375,8 @@ static Value interiorCondition(Operation *op, BlockBounds &bounds,
     std::optional<Range> r = bounds.range(op->getOperand(0));
     if (!r)
       return {};
-    Value zero = arith::ConstantOp::create(
-        b, op->getLoc(), b.getZeroAttr(r->low.getType()));
+    Value zero = arith::ConstantOp::create(b, op->getLoc(),
+                                           b.getZeroAttr(r->low.getType()));
     return arith::CmpIOp::create(b, op->getLoc(), arith::CmpIPredicate::sge,
                                  r->low, zero);
   }
@@ -494,9 +495,8 @@ struct ArvrSpecializeInteriorPass
           ArvrSpecializeInteriorPass> {
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
-    getOperation().walk([&](gpu::LaunchOp launch) {
-      launches.push_back(launch);
-    });
+    getOperation().walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
     for (gpu::LaunchOp launch : launches)
       specialize(launch);
     // Marks outside any launch (a CPU pipeline's loops) are dropped too,
