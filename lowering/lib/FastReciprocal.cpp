@@ -1,15 +1,16 @@
 //===- FastReciprocal.cpp - x / d as x * (1 / d) under --fast-math --------===//
 //
 // Opt-in (`arvrc build/run --fast-math`): an f32 `arith.divf x, d` whose
-// divisor is the same for every point (a constant, or a value defined
-// outside every loop: a scalar parameter) becomes `x * r` with
-// `r = 1 / d` computed once, where d is defined (a constant folds). This is
+// divisor is the same for every point (a constant, a scalar parameter, or
+// pure arithmetic of those) becomes `x * r` with `r = 1 / d` (a constant
+// folds; otherwise loop-invariant code motion computes it once). This is
 // not IEEE division: the result may differ from x / d in the last bit, and
 // after rounding to u8 by 1 where a value sits near .5; the bench reports
 // how far such a build is from the exact one. An IEEE division takes a
 // dozen instructions on the GPU (a reciprocal, two fused corrections and a
 // slow path), the product one. Both pipelines run it once their loops'
-// constants are folded, on the same divisions, so CPU and CUDA stay
+// constants are folded, on the same divisions (which depend only on what
+// the divisor is computed from, not on where), so CPU and CUDA stay
 // bit-identical to each other.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +18,7 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRFASTRECIPROCAL
@@ -27,14 +29,25 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `v` is the same for every point: a constant, or defined outside
-/// every loop of the function.
-static bool isPointInvariant(Value v) {
+/// Whether `v` is the same for every point, wherever it is computed: a
+/// constant, a scalar argument of the function, or a pure op of such
+/// values. (Where an op sits differs between the pipelines, the CPU having
+/// hoisted loop-invariant code; what it depends on does not.)
+static bool isPointInvariant(Value v, unsigned depth = 0) {
   if (matchPattern(v, m_Constant()))
     return true;
-  Region *region = v.getParentRegion();
-  Operation *owner = region ? region->getParentOp() : nullptr;
-  return owner && isa<func::FuncOp>(owner);
+  if (depth > 16)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    return owner && isa<func::FuncOp>(owner) &&
+           arg.getOwner()->isEntryBlock() && !isa<MemRefType>(arg.getType());
+  }
+  Operation *op = v.getDefiningOp();
+  return op->getNumRegions() == 0 && isPure(op) &&
+         llvm::all_of(op->getOperands(), [&](Value operand) {
+           return isPointInvariant(operand, depth + 1);
+         });
 }
 
 struct ArvrFastReciprocalPass
@@ -45,22 +58,15 @@ struct ArvrFastReciprocalPass
       if (div.getType().isF32() && isPointInvariant(div.getRhs()))
         divisions.push_back(div);
     });
-    // One reciprocal per divisor, where the divisor is defined.
-    DenseMap<Value, Value> reciprocals;
+    // The reciprocal just before the division (folded for a constant):
+    // loop-invariant code motion then computes it once, in the kernels as
+    // on the CPU, and nothing new is left for the host to evaluate.
     for (arith::DivFOp div : divisions) {
-      Value divisor = div.getRhs();
-      Value &reciprocal = reciprocals[divisor];
-      if (!reciprocal) {
-        OpBuilder b(div.getContext());
-        if (Operation *def = divisor.getDefiningOp())
-          b.setInsertionPointAfter(def);
-        else
-          b.setInsertionPointToStart(cast<BlockArgument>(divisor).getOwner());
-        Value one =
-            arith::ConstantOp::create(b, div.getLoc(), b.getF32FloatAttr(1.0f));
-        reciprocal = b.createOrFold<arith::DivFOp>(div.getLoc(), one, divisor);
-      }
       OpBuilder b(div);
+      Value one =
+          arith::ConstantOp::create(b, div.getLoc(), b.getF32FloatAttr(1.0f));
+      Value reciprocal =
+          b.createOrFold<arith::DivFOp>(div.getLoc(), one, div.getRhs());
       Value product =
           arith::MulFOp::create(b, div.getLoc(), div.getLhs(), reciprocal);
       div.replaceAllUsesWith(product);

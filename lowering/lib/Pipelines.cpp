@@ -164,8 +164,10 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrContractFma());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
-  if (fastMath)
+  if (fastMath) {
     pm.addPass(createArvrFastReciprocal());
+    pm.addPass(createLoopInvariantCodeMotionPass());
+  }
   if (stopAfter <= LoweringStage::Gpu)
     return;
 

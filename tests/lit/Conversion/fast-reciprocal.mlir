@@ -15,14 +15,16 @@ func.func @by_constant(%x: f32) -> f32 {
 
 // CHECK-LABEL: func.func @by_parameter
 // CHECK-SAME: (%[[M:.+]]: memref<8xf32>, %[[D:.+]]: f32)
-// The reciprocal once, before the loop; a product in it; the division by
-// the loaded value stays.
-// CHECK: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK: %[[R:.+]] = arith.divf %[[ONE]], %[[D]] : f32
+// The reciprocal of the parameter, and of arithmetic of it computed in the
+// loop, before each product; the division by the loaded value stays.
 // CHECK: scf.for
 // CHECK: %[[V:.+]] = memref.load
-// CHECK: arith.mulf %[[V]], %[[R]] : f32
-// CHECK: arith.divf %{{.+}}, %[[V]] : f32
+// CHECK: %[[R:.+]] = arith.divf %{{.+}}, %[[D]] : f32
+// CHECK: %[[Q:.+]] = arith.mulf %[[V]], %[[R]] : f32
+// CHECK: %[[D2:.+]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK: %[[R2:.+]] = arith.divf %{{.+}}, %[[D2]] : f32
+// CHECK: %[[Q2:.+]] = arith.mulf %[[Q]], %[[R2]] : f32
+// CHECK: arith.divf %[[Q2]], %[[V]] : f32
 func.func @by_parameter(%m: memref<8xf32>, %d: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -30,7 +32,9 @@ func.func @by_parameter(%m: memref<8xf32>, %d: f32) {
   scf.for %i = %c0 to %c8 step %c1 {
     %v = memref.load %m[%i] : memref<8xf32>
     %q = arith.divf %v, %d : f32
-    %w = arith.divf %q, %v : f32
+    %dd = arith.mulf %d, %d : f32
+    %q2 = arith.divf %q, %dd : f32
+    %w = arith.divf %q2, %v : f32
     memref.store %w, %m[%i] : memref<8xf32>
   }
   return

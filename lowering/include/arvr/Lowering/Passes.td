@@ -254,9 +254,10 @@ def ArvrFastReciprocal : Pass<"arvr-fast-reciprocal", "::mlir::ModuleOp"> {
   let summary = "Opt-in: x / d as x * (1 / d) for a divisor fixed for all points";
   let description = [{
     Only under `--fast-math`. An f32 `arith.divf x, d` whose divisor is the
-    same for every point (a constant, or a value defined outside every loop
-    of the function, such as a scalar parameter) becomes `x * r`, with
-    `r = 1 / d` computed once where `d` is defined (folded for a constant).
+    same for every point (a constant, a scalar parameter, or pure
+    arithmetic of those, wherever it is computed) becomes `x * r`, with
+    `r = 1 / d` computed just before (folded for a constant; hoisted out of
+    the loops by loop-invariant code motion otherwise).
     Not IEEE division: results may differ in the last bit (by 1 after
     rounding to u8). Both pipelines run it once the loops' constants are
     folded (a Gaussian's sum of weights is then one), on the same divisions,
