@@ -34,6 +34,9 @@ cases=(
   "tests/lit/Driver/Inputs/math.arvr|"
   "examples/gaussian_blur.arvr|"
   "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
+  # Opt-in inexact arithmetic: CPU and CUDA must still agree bit for bit.
+  "examples/gaussian_blur.arvr|--fast-math"
+  "examples/gaussian_blur.arvr|--fast-math -p sigma=1.3 -p radius=20"
   "tests/golden/argmin.arvr|-p r=4"
   "tests/golden/downscale.arvr|-p k=3"
   "tests/lit/Frontend/mlirgen-schedule.arvr|-p r=2"
