@@ -334,6 +334,47 @@ std::vector<std::string> knownScalars(const arvr::KernelDecl &kernel,
   return known;
 }
 
+/// The channel count of each u8 image parameter of any count whose files
+/// (`frames` for the first image parameter of a batch, else its -i) all
+/// hold the same count, read from their headers: (argument index in the
+/// lowered kernel, `name.channels=N`). The kernel is compiled for them;
+/// files that cannot be probed are left to bindParams to report.
+std::vector<std::pair<size_t, std::string>>
+knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
+              const std::vector<std::string> &frames, bool batch) {
+  std::vector<std::pair<size_t, std::string>> known;
+  size_t nextImage = 0, argument = 0;
+  for (const arvr::Param &param : kernel.params) {
+    size_t image = nextImage, index = argument;
+    argument += param.type.isNv12 ? 2 : 1;
+    if (!param.type.isImage)
+      continue;
+    ++nextImage;
+    if (param.type.isNv12 || param.type.channels != 0 ||
+        param.type.scalar != arvr::ScalarType::U8 ||
+        image >= args.images.size())
+      continue;
+    std::vector<std::string> paths = {args.images[image]};
+    if (batch && image == 0)
+      paths = frames;
+    int channels = 0;
+    for (const std::string &path : paths) {
+      int width = 0, height = 0, these = 0;
+      std::string error;
+      if (isPfmPath(path) || !probeImage(path, width, height, these, error) ||
+          (channels && these != channels)) {
+        channels = 0;
+        break;
+      }
+      channels = these;
+    }
+    if (channels >= 1 && channels <= 4)
+      known.push_back(
+          {index, param.name + ".channels=" + std::to_string(channels)});
+  }
+  return known;
+}
+
 /// Binds images (in parameter order) and scalars (defaults, overridden by
 /// --param) to `kernel`'s parameters.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
@@ -546,6 +587,11 @@ int runRun(const RunArgs &args) {
   options.cudaPath = usableCudaPath(args.cudaPath);
   options.useCache = !args.noCache;
   options.specialize = knownScalars(*kernel, args.params);
+  // Images' channel counts, from the files' headers.
+  std::vector<std::pair<size_t, std::string>> channels =
+      knownChannels(*kernel, args, frames, batch);
+  for (const auto &[argument, value] : channels)
+    options.specialize.push_back(value);
   options.fastMath = args.fastMath;
   if (!compilation.lower(options, driver ? Emit::Ptx : Emit::Llvm))
     return kExitError;
@@ -588,6 +634,16 @@ int runRun(const RunArgs &args) {
     };
     if (!bindParams(*kernel, frameArgs, bindings, error))
       return done();
+    // The kernel was compiled for the channel counts the headers gave.
+    for (const auto &[argument, value] : channels) {
+      const Image &image = bindings.args[argument].image;
+      if (std::to_string(image.channels) !=
+          llvm::StringRef(value).rsplit('=').second) {
+        error = "'" + value + "' from the file's header, but it was read " +
+                "with " + std::to_string(image.channels) + " channels";
+        return done();
+      }
+    }
     // The outputs' sizes: the kernel's own arithmetic on the bound inputs.
     std::optional<std::vector<std::array<int64_t, 3>>> sizes =
         evaluateOutputSizes(compilation.getArvrModule(), kernel->name,
