@@ -25,11 +25,8 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 # kernels are written for it (arvrc build --specialize): 3-channel frames,
 # and the Gaussian's sigma 2 and radius 4. The Gaussian is also built
 # without, as the variant "arvrc generic".
-declare -A known=(
-  [lens_undistort]="--specialize src.channels=3"
-  [gaussian_blur]="--specialize src.channels=3 --specialize sigma=2 --specialize radius=4"
-  [nv12_to_rgb]=""
-)
+# shellcheck source=bench/known-values.sh
+source "$(dirname "$0")/known-values.sh"
 for k in lens_undistort gaussian_blur nv12_to_rgb; do
   start=$(date +%s%N)
   # shellcheck disable=SC2086

@@ -11,11 +11,8 @@ src=${2:?source dir}
 out=${3:?output dir}
 mkdir -p "$out"
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
-declare -A known=(
-  [lens_undistort]="--specialize src.channels=3"
-  [gaussian_blur]="--specialize src.channels=3 --specialize sigma=2 --specialize radius=4"
-  [nv12_to_rgb]=""
-)
+# shellcheck source=bench/known-values.sh
+source "$(dirname "$0")/known-values.sh"
 for k in lens_undistort gaussian_blur nv12_to_rgb; do
   # shellcheck disable=SC2086
   "$arvrc" build "$src/examples/$k.arvr" ${known[$k]} --emit=cubin \

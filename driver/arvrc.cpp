@@ -375,6 +375,24 @@ knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
   return known;
 }
 
+/// Whether the images bound have the channel counts the kernel was
+/// compiled for (knownChannels, from the files' headers); else false with
+/// `error` set.
+bool checkKnownChannels(
+    const std::vector<std::pair<size_t, std::string>> &channels,
+    const Bindings &bindings, std::string &error) {
+  for (const auto &[argument, value] : channels) {
+    const Image &image = bindings.args[argument].image;
+    if (std::to_string(image.channels) !=
+        llvm::StringRef(value).rsplit('=').second) {
+      error = "'" + value + "' from the file's header, but it was read " +
+              "with " + std::to_string(image.channels) + " channels";
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Binds images (in parameter order) and scalars (defaults, overridden by
 /// --param) to `kernel`'s parameters.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
@@ -634,16 +652,8 @@ int runRun(const RunArgs &args) {
     };
     if (!bindParams(*kernel, frameArgs, bindings, error))
       return done();
-    // The kernel was compiled for the channel counts the headers gave.
-    for (const auto &[argument, value] : channels) {
-      const Image &image = bindings.args[argument].image;
-      if (std::to_string(image.channels) !=
-          llvm::StringRef(value).rsplit('=').second) {
-        error = "'" + value + "' from the file's header, but it was read " +
-                "with " + std::to_string(image.channels) + " channels";
-        return done();
-      }
-    }
+    if (!checkKnownChannels(channels, bindings, error))
+      return done();
     // The outputs' sizes: the kernel's own arithmetic on the bound inputs.
     std::optional<std::vector<std::array<int64_t, 3>>> sizes =
         evaluateOutputSizes(compilation.getArvrModule(), kernel->name,

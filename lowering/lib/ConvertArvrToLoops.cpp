@@ -245,12 +245,6 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
 // Accesses and sizes
 //===----------------------------------------------------------------------===//
 
-/// Marks the ops of boundary handling (the clamp of an index, the test of
-/// an index against its dimension, the choice of the padding), each one
-/// replaced by its value for an index inside where arvr-specialize-interior
-/// proves the index inside.
-constexpr llvm::StringLiteral kBoundaryAttr = "arvr.boundary";
-
 /// The index that coordinate `index` of a dimension of `size` elements
 /// reads under `boundary` (clamp, mirror or wrap): always in [0, size).
 static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
@@ -272,7 +266,7 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
     Value last = arith::SubIOp::create(b, loc, size, one);
     Value below = arith::MinSIOp::create(b, loc, index, last);
     auto clamped = arith::MaxSIOp::create(b, loc, below, zero);
-    clamped->setAttr(kBoundaryAttr, b.getUnitAttr());
+    clamped->setAttr(kBoundaryAttrName, b.getUnitAttr());
     return clamped.getResult();
   }
   case Boundary::wrap:
@@ -317,7 +311,7 @@ static Value remapIndex(OpBuilder &b, Location loc, Value index, Value size,
         }
         scf::YieldOp::create(b, l, remapped);
       });
-  ifInside->setAttr(kBoundaryAttr, b.getUnitAttr());
+  ifInside->setAttr(kBoundaryAttrName, b.getUnitAttr());
   return ifInside.getResult(0);
 }
 
@@ -354,7 +348,7 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
     return loaded;
   Value outsideValue = arith::ConstantOp::create(b, loc, *padding);
   auto chosen = arith::SelectOp::create(b, loc, inside, loaded, outsideValue);
-  chosen->setAttr(kBoundaryAttr, b.getUnitAttr());
+  chosen->setAttr(kBoundaryAttrName, b.getUnitAttr());
   return chosen.getResult();
 }
 

@@ -89,7 +89,7 @@ static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
                               cols));
     guards.push_back(scf::IfOp::create(rewriter, loc, inRange,
                                        /*withElseRegion=*/false));
-    guards.back()->setAttr("arvr.boundary", rewriter.getUnitAttr());
+    guards.back()->setAttr(arvr::kBoundaryAttrName, rewriter.getUnitAttr());
     rewriter.setInsertionPointAfter(guards.back());
   }
   Block *first = guards.front().thenBlock();
@@ -306,7 +306,7 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
                             lessThan(i, stageRows)),
       lessThan(j, stageCols));
   auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
-  inStage->setAttr("arvr.boundary", rewriter.getUnitAttr());
+  inStage->setAttr(arvr::kBoundaryAttrName, rewriter.getUnitAttr());
   Block *stageBody = stage.getBody();
   rewriter.eraseOp(stageBody->getTerminator());
   rewriter.inlineBlockBefore(stageBody, inStage.thenBlock()->getTerminator(),
@@ -380,8 +380,8 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value stageCols = stage.getUpperBound()[1];
     Value rows = reader.getUpperBound()[0];
     Value cols = reader.getUpperBound()[1];
-    // The shared tile: (by + extra rows) x (bx pixels + extra columns) x
-    // channels.
+    // The shared tile: (by rows per thread + extra rows) x (bx pixels +
+    // extra columns) x channels.
     Value tileRows = arith::AddIOp::create(
         rewriter, loc, readerTileY,
         arith::SubIOp::create(rewriter, loc, stageRows, rows));

@@ -56,8 +56,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kBoundaryAttr = "arvr.boundary";
-
 /// The low and high ends of an integer over a block (both included).
 struct Range {
   Value low, high;
@@ -193,7 +191,7 @@ private:
     }
     Operation *op = v.getDefiningOp();
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
-        op->hasAttr(kBoundaryAttr))
+        op->hasAttr(arvr::kBoundaryAttrName))
       return {};
     IRMapping mapping;
     for (Value operand : op->getOperands()) {
@@ -239,7 +237,7 @@ private:
   }
 
   std::optional<Range> rangeOfOp(Operation *op, Location loc) {
-    if (op->getNumResults() != 1 || op->hasAttr(kBoundaryAttr))
+    if (op->getNumResults() != 1 || op->hasAttr(arvr::kBoundaryAttrName))
       return std::nullopt;
     auto operandRanges = [&]() -> std::optional<SmallVector<Range, 3>> {
       SmallVector<Range, 3> result;
@@ -447,7 +445,7 @@ static void specialize(gpu::LaunchOp launch) {
   Block &body = launch.getBody().front();
   SmallVector<Operation *> marked;
   launch.getBody().walk([&](Operation *op) {
-    if (op->hasAttr(kBoundaryAttr) || isSignedDivisionByPositive(op))
+    if (op->hasAttr(arvr::kBoundaryAttrName) || isSignedDivisionByPositive(op))
       marked.push_back(op);
   });
   if (marked.empty())
@@ -487,7 +485,8 @@ static void specialize(gpu::LaunchOp launch) {
     replaceByInterior(mapping.lookup(op), b);
   // Both versions are final: the marks have done their work.
   for (Region *region : {&split.getThenRegion(), &split.getElseRegion()})
-    region->walk([](Operation *op) { op->removeAttr(kBoundaryAttr); });
+    region->walk(
+        [](Operation *op) { op->removeAttr(arvr::kBoundaryAttrName); });
 }
 
 struct ArvrSpecializeInteriorPass
@@ -501,7 +500,8 @@ struct ArvrSpecializeInteriorPass
       specialize(launch);
     // Marks outside any launch (a CPU pipeline's loops) are dropped too,
     // so that no later pass mistakes them for anything.
-    getOperation().walk([](Operation *op) { op->removeAttr(kBoundaryAttr); });
+    getOperation().walk(
+        [](Operation *op) { op->removeAttr(arvr::kBoundaryAttrName); });
   }
 };
 

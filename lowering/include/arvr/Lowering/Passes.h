@@ -25,6 +25,12 @@ namespace arvr {
 #define GEN_PASS_DECL
 #include "arvr/Lowering/Passes.h.inc"
 
+/// Marks an op of boundary handling (the clamp of an index, the test of an
+/// index against its dimension, the choice of a padding, the guard of a
+/// thread's point), which arvr-specialize-interior replaces by its value
+/// inside where it proves the test passes for a whole block.
+constexpr llvm::StringLiteral kBoundaryAttrName = "arvr.boundary";
+
 /// Adds the patterns that lower arvr ops to scf/memref/arith.
 void populateArvrToLoopsConversionPatterns(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns);
