@@ -13,7 +13,8 @@
 // Preconditions: the gpu.module is in the LLVM/NVVM dialects (after
 // convert-gpu-to-nvvm). A pointer argument used other than as the address
 // of loads and stores (directly or through GEPs and address-space casts)
-// is left alone.
+// or as a number (ptrtoint, as an alignment test; not made a pointer
+// again) is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,11 @@ static void collectUses(Value pointer, PointerUse &use) {
       collectUses(cast.getResult(), use);
     } else if (isa<LLVM::LoadOp>(user)) {
       use.read = true;
+    } else if (auto address = dyn_cast<LLVM::PtrToIntOp>(user)) {
+      // An address as a number (arvr-wide-access tests its alignment) is
+      // no access, unless it is made a pointer again.
+      for (Operation *numberUser : address->getUsers())
+        use.escapes |= isa<LLVM::IntToPtrOp>(numberUser);
     } else if (auto store = dyn_cast<LLVM::StoreOp>(user);
                store && store.getAddr() == pointer &&
                store.getValue() != pointer) {

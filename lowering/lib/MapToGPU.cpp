@@ -18,6 +18,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRMAPTOGPU
 #include "arvr/Lowering/Passes.h.inc"
@@ -45,29 +47,65 @@ static int64_t pixelsOf(scf::ParallelOp loop) {
 }
 
 /// The points a thread computes: `rows` consecutive rows from `y0`, and in
-/// each `pixels` points from `x0`, `step` apart.
+/// each `pixels` runs of `run` consecutive points from `x0`, the runs
+/// `step` apart.
 static SmallVector<std::pair<Value, Value>>
 threadPoints(PatternRewriter &rewriter, Location loc, Value y0, Value x0,
-             int64_t rows, int64_t pixels, Value step) {
+             int64_t rows, int64_t pixels, int64_t run, Value step) {
+  auto plus = [&](Value base, Value offset) -> Value {
+    return arith::AddIOp::create(rewriter, loc, base, offset);
+  };
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
   SmallVector<std::pair<Value, Value>> points;
   for (int64_t r = 0; r < rows; ++r) {
-    Value y = r ? arith::AddIOp::create(
-                      rewriter, loc, y0,
-                      arith::ConstantIndexOp::create(rewriter, loc, r))
-                      .getResult()
-                : y0;
-    for (int64_t k = 0; k < pixels; ++k) {
-      Value x = k ? arith::AddIOp::create(
-                        rewriter, loc, x0,
-                        arith::MulIOp::create(
-                            rewriter, loc, step,
-                            arith::ConstantIndexOp::create(rewriter, loc, k)))
-                        .getResult()
-                  : x0;
-      points.push_back({y, x});
+    Value y = r ? plus(y0, index(r)) : y0;
+    for (int64_t p = 0; p < pixels; ++p) {
+      Value start =
+          p ? plus(x0, arith::MulIOp::create(rewriter, loc, step, index(p)))
+            : x0;
+      for (int64_t k = 0; k < run; ++k)
+        points.push_back({y, k ? plus(start, index(k)) : start});
     }
   }
   return points;
+}
+
+/// Ops in a loop's body above which it counts as costly: a thread then
+/// computes runs of 4 points, not 16, keeping kernels small.
+constexpr int64_t kCheapBody = 160;
+
+/// The consecutive points along x each thread of `loop`'s launch computes:
+/// `option` when positive; otherwise chosen so that the bytes a thread
+/// stores per row come in aligned words arvr-wide-access can merge (4
+/// points of a 3-byte pixel are 12 bytes, three 4-byte words), and, for a
+/// cheap body, whole 16-byte vectors (16 points of 3 or 1 byte). One when
+/// a stored image's channel count is not known when compiling (a run-time
+/// channel loop: nothing to merge).
+static int64_t runOf(scf::ParallelOp loop, int64_t option) {
+  if (option > 0)
+    return option;
+  int64_t pixelBytes = 0, ops = 0;
+  bool known = true;
+  loop.getBody()->walk([&](Operation *op) {
+    ++ops;
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store)
+      return;
+    auto type = cast<MemRefType>(store.getMemRef().getType());
+    if (type.getRank() != 3 || type.isDynamicDim(2) ||
+        !type.getElementType().isIntOrFloat()) {
+      known = false;
+      return;
+    }
+    pixelBytes = std::max(pixelBytes, type.getDimSize(2) *
+                                          type.getElementTypeBitWidth() / 8);
+  });
+  if (!known || pixelBytes == 0)
+    return 1;
+  int64_t bytes = ops <= kCheapBody ? 16 : 4;
+  return bytes / std::gcd(bytes, pixelBytes);
 }
 
 /// Puts a loop's `body` (taking (y, x)) at the insertion point once per
@@ -138,9 +176,9 @@ static bool isMappable(scf::ParallelOp loop) {
 
 struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
   ParallelLoopToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY,
-                       int64_t rowsPerThread)
+                       int64_t rowsPerThread, int64_t columnsPerThread)
       : OpRewritePattern(context), blockX(blockX), blockY(blockY),
-        rowsPerThread(rowsPerThread) {}
+        rowsPerThread(rowsPerThread), columnsPerThread(columnsPerThread) {}
 
   LogicalResult matchAndRewrite(scf::ParallelOp loop,
                                 PatternRewriter &rewriter) const override {
@@ -158,16 +196,25 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         return rewriter.notifyMatchFailure(loop, "step is not 1");
 
     Location loc = loop.getLoc();
-    auto [blockX, blockY] = blockOf(loop, this->blockX, this->blockY);
+    int64_t run = runOf(loop, columnsPerThread);
+    // Without a gpu_tile, a block of long runs keeps its number of threads
+    // and its tile 4 * block-x points wide: fewer threads across, more
+    // down.
+    int64_t defaultX = blockX, defaultY = blockY;
+    if (run > 4 && blockX * 4 % run == 0) {
+      defaultX = blockX * 4 / run;
+      defaultY = blockY * run / 4;
+    }
+    auto [blockX, blockY] = blockOf(loop, defaultX, defaultY);
     int64_t pixels = pixelsOf(loop);
     Value rowsEnd = loop.getUpperBound()[0];
     Value colsEnd = loop.getUpperBound()[1];
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value blockSizeX = arith::ConstantIndexOp::create(rewriter, loc, blockX);
     Value blockSizeY = arith::ConstantIndexOp::create(rewriter, loc, blockY);
-    // A block covers blockX * pixels columns.
+    // A block covers blockX * run * pixels columns.
     Value tileX =
-        arith::ConstantIndexOp::create(rewriter, loc, blockX * pixels);
+        arith::ConstantIndexOp::create(rewriter, loc, blockX * run * pixels);
     // And blockY * rowsPerThread rows: each thread consecutive rows.
     Value tileY =
         arith::ConstantIndexOp::create(rewriter, loc, blockY * rowsPerThread);
@@ -183,7 +230,9 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value x = arith::AddIOp::create(
         rewriter, loc,
         arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, tileX),
-        launch.getThreadIds().x);
+        arith::MulIOp::create(
+            rewriter, loc, launch.getThreadIds().x,
+            arith::ConstantIndexOp::create(rewriter, loc, run)));
     Value y = arith::AddIOp::create(
         rewriter, loc,
         arith::MulIOp::create(rewriter, loc, launch.getBlockIds().y, tileY),
@@ -192,14 +241,16 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
             arith::ConstantIndexOp::create(rewriter, loc, rowsPerThread)));
     emitPoints(
         rewriter, loc, loop.getBody(),
-        threadPoints(rewriter, loc, y, x, rowsPerThread, pixels, blockSizeX),
+        threadPoints(rewriter, loc, y, x, rowsPerThread, pixels, run,
+                     arith::ConstantIndexOp::create(rewriter, loc,
+                                                    blockX * run)),
         rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
     return success();
   }
 
-  int64_t blockX, blockY, rowsPerThread;
+  int64_t blockX, blockY, rowsPerThread, columnsPerThread;
 };
 
 /// A shared stage's buffer, the stores of the stage into it, its one
@@ -445,7 +496,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
     emitPoints(rewriter, loc, reader.getBody(),
                threadPoints(rewriter, loc, y, x, sharedRowsPerThread, pixels,
-                            blockSizeX),
+                            /*run=*/1, blockSizeX),
                rows, cols, [&] {
                  for (memref::LoadOp load : loads) {
                    rewriter.setInsertionPoint(load);
@@ -476,8 +527,9 @@ struct ArvrMapToGPUPass
   using ArvrMapToGPUBase::ArvrMapToGPUBase;
 
   void runOnOperation() override {
-    if (rowsPerThread < 1 || sharedRowsPerThread < 1) {
-      getOperation().emitError("rows per thread must be at least 1");
+    if (rowsPerThread < 1 || sharedRowsPerThread < 1 || columnsPerThread < 0) {
+      getOperation().emitError("rows per thread must be at least 1, columns "
+                               "per thread at least 0 (0: chosen)");
       return signalPassFailure();
     }
     if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
@@ -508,7 +560,7 @@ struct ArvrMapToGPUPass
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY,
-                                       rowsPerThread);
+                                       rowsPerThread, columnsPerThread);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return signalPassFailure();
     // Every image is written on the device: a store left on the host would

@@ -23,6 +23,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -91,6 +92,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
+  pm.addPass(createCanonicalizerPass());
+  // There, a thread's neighbouring bytes are read and written as aligned
+  // vectors (rows checked aligned once per block).
+  pm.addPass(createArvrWideAccess());
   pm.addPass(createCanonicalizerPass());
   // Opt-in: divisions by a value fixed for all points as products, once
   // constants are folded (as at the end of the CPU's loops).
@@ -202,7 +207,8 @@ void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
   registry.insert<ArvrDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect>();
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
   // Lowering to LLVM: what convert-gpu-to-nvvm asks each dialect for.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
@@ -212,6 +218,7 @@ void mlir::arvr::registerPipelineDialects(DialectRegistry &registry) {
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   // Serialising to PTX, and translating to LLVM IR for the JIT.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);

@@ -10,7 +10,9 @@
 //    kernel keeps its signature, so callers bind the same arguments (a
 //    specialised scalar's argument is ignored). An unknown name, a value
 //    that does not parse as the parameter's type, or a channel count that
-//    contradicts the image's type is an error.
+//    contradicts the image's type is an error. An output whose channel
+//    count becomes a constant (one sized by a specialised image) gets it in
+//    its type, and the kernel's results with it.
 //
 // 2. Constant stages. A stage computed at the root whose value depends on
 //    nothing but its coordinates and constants (no image, no parameter,
@@ -208,6 +210,34 @@ static void inlineConstantStages(KernelOp kernel) {
   });
 }
 
+/// Gives each output of `kernel` whose channel count has become a
+/// constant (an output sized by a specialised image) that count in its
+/// type, and the kernel's results too: its memref then has constant
+/// strides, and its pixels' bytes can be written together.
+static void refineOutputs(KernelOp kernel) {
+  bool changed = false;
+  kernel.walk([&](StageOp stage) {
+    auto type = dyn_cast<ImageType>(stage.getResult().getType());
+    IntegerAttr channels;
+    if (!stage.isOutput() || !type || type.hasStaticChannels() ||
+        stage.getSizes().size() != 3 ||
+        !matchPattern(stage.getSizes()[2], m_Constant(&channels)) ||
+        channels.getInt() < 1 || channels.getInt() > 4)
+      return;
+    stage.getResult().setType(ImageType::get(
+        kernel.getContext(), type.getElementType(), channels.getInt()));
+    changed = true;
+  });
+  if (!changed)
+    return;
+  kernel.walk([&](ReturnOp ret) {
+    kernel.setFunctionTypeAttr(TypeAttr::get(
+        FunctionType::get(kernel.getContext(),
+                          kernel.getFunctionType().getInputs(),
+                          ret.getOperandTypes())));
+  });
+}
+
 struct ArvrSpecializePass
     : public arvr::impl::ArvrSpecializeBase<ArvrSpecializePass> {
   using ArvrSpecializeBase::ArvrSpecializeBase;
@@ -250,7 +280,10 @@ struct ArvrSpecializePass
     (void)applyPatternsGreedily(
         getOperation(),
         FrozenRewritePatternSet(RewritePatternSet(&getContext())));
-    getOperation().walk([&](KernelOp kernel) { inlineConstantStages(kernel); });
+    getOperation().walk([&](KernelOp kernel) {
+      refineOutputs(kernel);
+      inlineConstantStages(kernel);
+    });
   }
 };
 

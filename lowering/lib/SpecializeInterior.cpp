@@ -470,6 +470,7 @@ static void specialize(gpu::LaunchOp launch) {
 
   auto split = scf::IfOp::create(b, launch.getLoc(), all,
                                  /*withElseRegion=*/true);
+  split->setAttr(arvr::kInteriorAttrName, b.getUnitAttr());
   Block *border = split.elseBlock();
   border->getOperations().splice(border->begin(), body.getOperations(),
                                  Block::iterator(first),

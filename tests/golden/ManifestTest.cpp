@@ -154,9 +154,14 @@ TEST_CASE("manifest: NV12 planes and a fixed channel count") {
   CHECK(m.outputSize(2) == std::array<int64_t, 3>{1920, 1080, 3});
   auto launches = m.resolve({});
   REQUIRE(launches.size() == 1);
-  CHECK(launches[0].grid[0] == 60);
-  // 1080 rows, 8 threads of two rows each a block: 68 blocks.
-  CHECK(launches[0].grid[1] == 68);
+  // A cheap body with 3-byte pixels: runs of 16 columns per thread, blocks
+  // of 8 x 32 threads (arvr-map-to-gpu's choice without a gpu_tile), so a
+  // block covers 128 columns (15 blocks) and 32 threads of two rows each,
+  // 64 rows (17 blocks).
+  CHECK(launches[0].grid[0] == 15);
+  CHECK(launches[0].grid[1] == 17);
+  CHECK(launches[0].block[0] == 8);
+  CHECK(launches[0].block[1] == 32);
   // Three images of 9 descriptor fields each, and no other argument.
   CHECK(launches[0].storage.size() == 27);
 }

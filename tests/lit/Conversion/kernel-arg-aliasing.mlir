@@ -18,6 +18,19 @@ gpu.module @kernels {
     llvm.return
   }
 
+  // An address read as a number (an alignment test) is no access: the
+  // argument keeps its marks; made a pointer again, it escapes.
+  // CHECK-LABEL: llvm.func @aligned
+  // CHECK-SAME: (%{{.+}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.+}}: !llvm.ptr, %{{.+}}: i64)
+  llvm.func @aligned(%in: !llvm.ptr, %back: !llvm.ptr, %i: i64) attributes {gpu.kernel, nvvm.kernel} {
+    %n = llvm.ptrtoint %in : !llvm.ptr to i64
+    %v = llvm.load %in : !llvm.ptr -> i8
+    %m = llvm.ptrtoint %back : !llvm.ptr to i64
+    %p = llvm.inttoptr %m : i64 to !llvm.ptr
+    llvm.store %v, %p : i8, !llvm.ptr
+    llvm.return
+  }
+
   // CHECK-LABEL: llvm.func @device_function
   // CHECK-SAME: (%{{.+}}: !llvm.ptr)
   llvm.func @device_function(%in: !llvm.ptr) -> i8 {

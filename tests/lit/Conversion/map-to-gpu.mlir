@@ -3,6 +3,8 @@
 // loop's range.
 // RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4 rows-per-thread=1" | FileCheck %s
 // RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4" | FileCheck %s --check-prefix=ROWS
+// RUN: arvr-opt %s --arvr-map-to-gpu | FileCheck %s --check-prefix=AUTO
+// RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4 columns-per-thread=4" | FileCheck %s --check-prefix=RUN4
 // RUN: not arvr-opt %s --arvr-map-to-gpu="rows-per-thread=0" 2>&1 | FileCheck %s --check-prefix=BADROWS
 // RUN: not arvr-opt %s --arvr-map-to-gpu="block-x=64 block-y=64" 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -110,5 +112,39 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
     memref.store %xi, %out[%y, %x] : memref<?x?xi8>
     scf.reduce
   } {arvr.gpu_pixels = 3 : i64}
+  return
+}
+
+// Runs of consecutive columns. A cheap body storing 3-byte pixels: 16
+// columns a thread (48 bytes, three 16-byte vectors for arvr-wide-access),
+// and without a gpu_tile a block of 8 x 32 threads (as many as 32 x 8, a
+// tile as wide: 128 columns). An explicit run of 4 keeps the block.
+// AUTO-LABEL: func.func @rgb
+// AUTO-DAG: %[[STEP:.+]] = arith.constant 16 : index
+// AUTO-DAG: %[[TILE:.+]] = arith.constant 128 : index
+// AUTO-DAG: %[[BX:.+]] = arith.constant 8 : index
+// AUTO-DAG: %[[BY:.+]] = arith.constant 32 : index
+// AUTO: %[[GX:.+]] = arith.ceildivsi %{{.+}}, %[[TILE]]
+// AUTO: gpu.launch blocks(%[[BIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GX]], {{.+}}) threads(%[[TIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BX]], %{{.+}} = %[[BY]],
+// AUTO-DAG: %[[X0:.+]] = arith.muli %[[BIDX]], %[[TILE]]
+// AUTO-DAG: %[[XT:.+]] = arith.muli %[[TIDX]], %[[STEP]]
+// AUTO: %[[X:.+]] = arith.addi %[[X0]], %[[XT]]
+// AUTO-COUNT-15: arith.addi %[[X]], %{{.+}}
+// AUTO: scf.if
+// AUTO: memref.store %{{.+}}, %{{.+}}[%{{.+}}, %[[X]], %{{.+}}]
+// RUN4-LABEL: func.func @rgb
+// RUN4-DAG: %[[TILE:.+]] = arith.constant 64 : index
+// RUN4-DAG: %[[BX:.+]] = arith.constant 16 : index
+// RUN4: arith.ceildivsi %{{.+}}, %[[TILE]]
+// RUN4: gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %[[BX]],
+// RUN4-COUNT-3: arith.addi %{{.+}}, %{{.+}}
+func.func @rgb(%out: memref<?x?x3xi8>, %h: index, %w: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 7 : i8
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    memref.store %v, %out[%y, %x, %c0] : memref<?x?x3xi8>
+    scf.reduce
+  }
   return
 }

@@ -1,7 +1,7 @@
 // arvr-specialize-interior: a launch whose reads are clamped gets a version
 // without the clamps (and without the per-point range guard) for blocks
 // whose every read is proved inside, selected once per block.
-// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --arvr-map-to-gpu --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
+// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --arvr-map-to-gpu=columns-per-thread=1 --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
 
 // A 3-tap horizontal sum with clamp-to-edge reads.
 // CHECK-LABEL: func.func @blur3

@@ -13,15 +13,20 @@
 // The scalar reads the constant; the channel count is 3; the table of
 // weights (a stage of its coordinate only), read at the reduction's
 // variable over -1..1, becomes inline.
+// The output, sized by the image, gets its channel count in its type, and
+// the kernel's result with it (without values it stays `?`).
 // CHECK-LABEL: arvr.kernel @k(%{{.+}}: !arvr.image<ui8, 3> {arvr.name = "src"}
+// CHECK-SAME: -> !arvr.image<f32, 3>
 // CHECK-DAG: %[[GAIN:.+]] = arith.constant 2.500000e+00 : f32
 // CHECK-DAG: %[[THREE:.+]] = arith.constant 3 : index
 // CHECK: arvr.stage "weight" inline
-// CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %[[THREE]]]
+// CHECK: arvr.stage "out" [%{{.+}}, %{{.+}}, %[[THREE]]]{{.*}}: !arvr.image<f32, 3>
 // CHECK: arvr.reduce sum %{{.+}} to %{{.+}}
 // CHECK: arith.mulf %{{.+}}, %[[GAIN]] : f32
+// CHECK: arvr.return %{{.+}} : !arvr.image<f32, 3>
 // Without values, the radius is unknown: the table stays at the root.
 // GENERIC-LABEL: arvr.kernel @k
+// GENERIC-SAME: -> !arvr.image<f32, ?>
 // GENERIC: arvr.stage "weight" : !arvr.image<f32, 1>
 arvr.kernel @k(%src: !arvr.image<ui8, ?> {arvr.name = "src"}, %gain: f32 {arvr.name = "gain"}, %radius: i32 {arvr.name = "radius"}) -> !arvr.image<f32, ?> {
   %weight = arvr.stage "weight" : !arvr.image<f32, 1> {

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -30,6 +31,11 @@ namespace arvr {
 /// thread's point), which arvr-specialize-interior replaces by its value
 /// inside where it proves the test passes for a whole block.
 constexpr llvm::StringLiteral kBoundaryAttrName = "arvr.boundary";
+
+/// Marks the `scf.if` arvr-specialize-interior makes of a launch's body:
+/// its then-branch is the interior version, its else-branch the border
+/// one. arvr-wide-access works on the interior version.
+constexpr llvm::StringLiteral kInteriorAttrName = "arvr.interior";
 
 /// Adds the patterns that lower arvr ops to scf/memref/arith.
 void populateArvrToLoopsConversionPatterns(TypeConverter &typeConverter,

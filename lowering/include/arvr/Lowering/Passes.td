@@ -114,7 +114,16 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     computes the iterations `x = bx * block-x + tx`,
     `y = (by * block-y + ty) * rows-per-thread + r` for
     `r < rows-per-thread`, each when it lies inside the range (a guard
-    marked `arvr.boundary`). The innermost loop dimension goes to
+    marked `arvr.boundary`); with `columns-per-thread = n`, x becomes
+    `bx * block-x * n + tx * n + k` for `k < n`, a run of consecutive
+    points. By default (0) the run is chosen per loop from what it stores:
+    one where a stored image's channel count is not known; otherwise
+    enough points for the bytes a thread stores per row to be whole 4-byte
+    words (4 points of 3-byte pixels), or whole 16-byte vectors (16 points
+    of 3- or 1-byte pixels) when the loop's body is cheap (at most 160
+    ops). A loop without a `gpu_tile` whose run is longer than 4 gets a
+    block of `block-x * 4 / n` by `block-y * n / 4` threads (as many, and a
+    tile as wide). `arvr-wide-access` merges the run's reads and writes. The innermost loop dimension goes to
     `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
     a thread's consecutive rows share what they read in common (a chroma
     row, a stencil's rows) once the guards are gone in interior blocks. A
@@ -135,6 +144,9 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
            "consecutive rows each thread computes">,
     Option<"sharedRowsPerThread", "shared-rows-per-thread", "int64_t", "4",
            "consecutive rows each thread of a shared stage's reader computes">,
+    Option<"columnsPerThread", "columns-per-thread", "int64_t", "0",
+           "consecutive points along x each thread computes (0: chosen per "
+           "loop, see above)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -161,7 +173,7 @@ def ArvrSpecializeInterior
     combine ranges.
     The body becomes `scf.if (every provable test holds over the block)
     {the body, each proved op replaced by its value inside} else {the body
-    as it was}`. Signed divisions and remainders by a positive constant of
+    as it was}`, the `scf.if` marked `arvr.interior`. Signed divisions and remainders by a positive constant of
     a value bounded below by `0` over the block (a coordinate's `x / 2`)
     become unsigned ones there too (a shift or a mask for a power of two),
     the bound's test joining the condition. The condition is the same for
@@ -173,6 +185,42 @@ def ArvrSpecializeInterior
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
+  let summary = "Merge a thread's neighbouring byte reads and writes into "
+                "aligned vectors";
+  let description = [{
+    Works on the interior version of each `gpu.launch` (the then-branch of
+    the `scf.if` marked `arvr.interior` by `arvr-specialize-interior`),
+    where a thread's points have no guards left and their accesses sit in
+    one block. The `memref.load`s of a u8 image with a known channel count
+    (`memref<?x?xCxi8>`) at a constant channel, in one block, at the same
+    row and at columns `base + k` (k constant), are grouped; the byte each
+    reads in its row is `k * C + channel` from the base column's first
+    byte. When that byte is known to be a multiple of 4, 8 or 16 (from how
+    `base` is made: `bx * tile + tx * run`), the group's bytes are read as
+    aligned `vector.load`s of that many bytes from the image flattened to
+    one dimension (`memref.reinterpret_cast`), at the group's first load, and
+    each load becomes a `vector.extract`. The `memref.store`s of an image
+    no load of the launch reads that fill such an aligned vector whole
+    (each byte once, no other store to the image between them) become
+    `vector.from_elements` and one `vector.store` after the last of them.
+    Indices are seen through index casts, additions and products of
+    constants and unsigned divisions by constants (the chroma row
+    `(y0 + 1) / 2` of an even `y0` is the row `y0 / 2`).
+
+    Aligned accesses need each image's rows to start at aligned addresses:
+    the interior version becomes `scf.if (every widened image's first
+    byte and row pitch are multiples of its vector size) {the wide
+    version} else {the interior version as it was}`, the test the same for
+    all threads of a launch. Launches with nothing to widen are left
+    alone. Run after `arvr-specialize-interior`, before outlining.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def ArvrSplitPlanes : Pass<"arvr-split-planes", "::mlir::ModuleOp"> {
