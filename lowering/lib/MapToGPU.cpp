@@ -72,24 +72,30 @@ threadPoints(PatternRewriter &rewriter, Location loc, Value y0, Value x0,
   return points;
 }
 
-/// Ops in a loop's body above which it counts as costly: a thread then
-/// computes runs of 4 points, not 16, keeping kernels small.
-constexpr int64_t kCheapBody = 160;
+/// Budgets, in ops per thread (the loop body's ops times the points a
+/// thread computes), for runs that fill 16-byte vectors and for runs that
+/// fill 4-byte words: beyond them a longer run costs more compile time and
+/// registers than its wider accesses save.
+constexpr int64_t kVectorRunBudget = 2560;
+constexpr int64_t kWordRunBudget = 2048;
 
-/// The consecutive points along x each thread of `loop`'s launch computes:
-/// `option` when positive; otherwise chosen so that the bytes a thread
-/// stores per row come in aligned words arvr-wide-access can merge (4
-/// points of a 3-byte pixel are 12 bytes, three 4-byte words), and, for a
-/// cheap body, whole 16-byte vectors (16 points of 3 or 1 byte). One when
-/// a stored image's channel count is not known when compiling (a run-time
-/// channel loop: nothing to merge).
-static int64_t runOf(scf::ParallelOp loop, int64_t option) {
+/// The consecutive points along x each thread of `loop`'s launch computes
+/// (`rows` rows of them): `option` when positive; otherwise chosen so that
+/// the bytes a thread stores per row come in whole 16-byte vectors (16
+/// points of 3- or 1-byte pixels) or, failing the budget, whole 4-byte
+/// words (4 points of 3-byte pixels), which arvr-wide-access merges. One
+/// when even words are over budget, when the body has a loop (a reduction
+/// not unrolled: repeated per point, it costs compile time, and what its
+/// iterations read does not merge), or when a stored image's channel count
+/// is not known when compiling.
+static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
   if (option > 0)
     return option;
   int64_t pixelBytes = 0, ops = 0;
   bool known = true;
   loop.getBody()->walk([&](Operation *op) {
     ++ops;
+    known &= !isa<LoopLikeOpInterface>(op);
     auto store = dyn_cast<memref::StoreOp>(op);
     if (!store)
       return;
@@ -104,8 +110,13 @@ static int64_t runOf(scf::ParallelOp loop, int64_t option) {
   });
   if (!known || pixelBytes == 0)
     return 1;
-  int64_t bytes = ops <= kCheapBody ? 16 : 4;
-  return bytes / std::gcd(bytes, pixelBytes);
+  for (auto [bytes, budget] : {std::pair<int64_t, int64_t>{16, kVectorRunBudget},
+                               {4, kWordRunBudget}}) {
+    int64_t run = bytes / std::gcd(bytes, pixelBytes);
+    if (ops * run * rows <= budget)
+      return run;
+  }
+  return 1;
 }
 
 /// Puts a loop's `body` (taking (y, x)) at the insertion point once per
@@ -196,7 +207,7 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         return rewriter.notifyMatchFailure(loop, "step is not 1");
 
     Location loc = loop.getLoc();
-    int64_t run = runOf(loop, columnsPerThread);
+    int64_t run = runOf(loop, columnsPerThread, rowsPerThread);
     // Without a gpu_tile, a block of long runs keeps its number of threads
     // and its tile 4 * block-x points wide: fewer threads across, more
     // down.

@@ -116,15 +116,17 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     `r < rows-per-thread`, each when it lies inside the range (a guard
     marked `arvr.boundary`); with `columns-per-thread = n`, x becomes
     `bx * block-x * n + tx * n + k` for `k < n`, a run of consecutive
-    points. By default (0) the run is chosen per loop from what it stores:
-    one where a stored image's channel count is not known; otherwise
-    enough points for the bytes a thread stores per row to be whole 4-byte
-    words (4 points of 3-byte pixels), or whole 16-byte vectors (16 points
-    of 3- or 1-byte pixels) when the loop's body is cheap (at most 160
-    ops). A loop without a `gpu_tile` whose run is longer than 4 gets a
+    points. By default (0) the run is chosen per loop from what it stores
+    and what its body costs: enough points for the bytes a thread stores
+    per row to be whole 16-byte vectors (16 points of 3- or 1-byte pixels)
+    while the body's ops times the thread's points stay within 2560;
+    otherwise whole 4-byte words (4 points of 3-byte pixels) within 2048;
+    otherwise, or where the body has a loop (a reduction not unrolled) or
+    a stored image's channel count is not known, one.
+    A loop without a `gpu_tile` whose run is longer than 4 gets a
     block of `block-x * 4 / n` by `block-y * n / 4` threads (as many, and a
-    tile as wide). `arvr-wide-access` merges the run's reads and writes. The innermost loop dimension goes to
-    `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
+    tile as wide). `arvr-wide-access` merges the run's reads and writes.
+    The innermost loop dimension goes to `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
     a thread's consecutive rows share what they read in common (a chroma
     row, a stencil's rows) once the guards are gone in interior blocks. A
     loop with an `arvr.gpu_block = array<i64: x, y>` attribute (a
