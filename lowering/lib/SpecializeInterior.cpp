@@ -34,8 +34,12 @@
 // coordinate's x / 2) becomes the unsigned one, a shift or a mask for a
 // power of two: the block's condition includes that low end's test.
 //
-// The condition is the same for all threads of a block, so the branch
-// does not diverge and barriers stay legal. Values do not change: an op
+// In a launch with a barrier, the condition is the same for all threads
+// of a block, so the branch does not diverge and the barrier stays legal.
+// In a launch without one, each thread tests its own points instead (its
+// thread ids are then fixed like the block's): a block the image's edge
+// cuts through runs the interior version on the threads inside it, and
+// only the others take the border version. Values do not change: an op
 // replaced computes, for the points it is proved for, what it computed
 // before.
 //
@@ -66,8 +70,10 @@ struct Range {
 /// body hold for every thread of it.
 class BlockBounds {
 public:
-  BlockBounds(gpu::LaunchOp launch, OpBuilder &builder)
-      : launch(launch), b(builder) {}
+  /// With `perThread`, thread ids are fixed too: the bounds and conditions
+  /// are a thread's, not its block's.
+  BlockBounds(gpu::LaunchOp launch, OpBuilder &builder, bool perThread)
+      : launch(launch), b(builder), perThread(perThread) {}
 
   /// The value of `v` for the whole block, when it is the same for every
   /// thread (materialised at the builder's point), or null.
@@ -185,9 +191,9 @@ private:
       if (arg.getOwner() != &body.front())
         return {};
       gpu::KernelDim3 threads = launch.getThreadIds();
-      if (v == threads.x || v == threads.y || v == threads.z)
+      if (!perThread && (v == threads.x || v == threads.y || v == threads.z))
         return {};
-      return v; // A block id, or a grid or block size.
+      return v; // A block id, a grid or block size (or a thread id).
     }
     Operation *op = v.getDefiningOp();
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
@@ -338,6 +344,7 @@ private:
 
   gpu::LaunchOp launch;
   OpBuilder &b;
+  bool perThread;
   DenseMap<Value, Value> uniforms;
   DenseMap<Value, std::optional<Range>> ranges;
 };
@@ -453,7 +460,12 @@ static void specialize(gpu::LaunchOp launch) {
 
   Operation *first = &body.front();
   OpBuilder b(first);
-  BlockBounds bounds(launch, b);
+  // Without a barrier, nothing forbids threads of a block to take
+  // different versions.
+  bool perThread = !launch.getBody()
+                        .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted();
+  BlockBounds bounds(launch, b, perThread);
   Value all;
   SmallVector<Operation *> proved;
   for (Operation *op : marked) {

@@ -1,15 +1,16 @@
 // arvr-specialize-interior: a launch whose reads are clamped gets a version
 // without the clamps (and without the per-point range guard) for blocks
 // whose every read is proved inside, selected once per block.
-// RUN: arvr-opt %s --split-input-file --convert-arvr-to-loops --arvr-map-to-gpu=columns-per-thread=1 --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
+// RUN: arvr-opt %s --split-input-file --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu=columns-per-thread=1 --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
 
 // A 3-tap horizontal sum with clamp-to-edge reads.
 // CHECK-LABEL: func.func @blur3
 // CHECK: gpu.launch
-// The block's columns: from block_id * 32 to block_id * 32 + 31, so the
-// taps reach from block_id * 32 - 1 to block_id * 32 + 32.
+// No barrier: each thread tests its own points. Its column is
+// block_id * 32 + thread_id, so its left tap is that - 1.
 // CHECK: %[[BX:.+]] = arith.muli %{{.*}}, %c32 : index
-// CHECK: %[[LEFT:.+]] = arith.addi %[[BX]], %c-1 : index
+// CHECK: %[[X:.+]] = arith.addi %[[BX]], %{{.+}} : index
+// CHECK: %[[LEFT:.+]] = arith.addi %[[X]], %c-1 : index
 // CHECK: arith.cmpi sge, %[[LEFT]], %c0 : index
 // CHECK: scf.if %{{.+}} {
 // The interior: no clamp, no guard; three plain loads.
@@ -107,4 +108,46 @@ arvr.kernel @half(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
     arvr.yield %v : i8
   }
   arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// A stage in shared memory: its launch has a barrier, so the condition is
+// the block's (thread ids range over the block: the tile's first column,
+// block_id * 32, less 1), the same for all its threads.
+// CHECK-LABEL: func.func @shared3
+// CHECK: gpu.launch blocks(%[[BIDX:[^,]+]],
+// CHECK: %[[BX:.+]] = arith.muli %[[BIDX]], %c32 : index
+// CHECK: %[[LEFT:.+]] = arith.addi %[[BX]], %c-1 : index
+// CHECK: arith.cmpi sge, %[[LEFT]], %c0 : index
+// CHECK: scf.if %{{.+}} {
+// CHECK: gpu.barrier
+// CHECK: } else {
+// CHECK: gpu.barrier
+// CHECK: } {arvr.interior}
+arvr.kernel @shared3(%src: !arvr.image<ui8, 1>) -> !arvr.image<i32, 1> {
+  %row = arvr.stage "row" gpu_shared : !arvr.image<i32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %m1 = arith.constant -1 : index
+    %xl = arith.addi %x, %m1 : index
+    %a = arvr.access %src[%xl, %y, %ch] clamp : !arvr.image<ui8, 1>
+    %b = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, 1>
+    %a32 = arith.extui %a : i8 to i32
+    %b32 = arith.extui %b : i8 to i32
+    %s = arith.addi %a32, %b32 : i32
+    arvr.yield %s : i32
+  }
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<i32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %p1 = arith.constant 1 : index
+    %yd = arith.addi %y, %p1 : index
+    %u = arvr.access %row[%x, %y, %ch] in_bounds : !arvr.image<i32, 1>
+    %d = arvr.access %row[%x, %yd, %ch] in_bounds : !arvr.image<i32, 1>
+    %s = arith.addi %u, %d : i32
+    arvr.yield %s : i32
+  }
+  arvr.return %out : !arvr.image<i32, 1>
 }

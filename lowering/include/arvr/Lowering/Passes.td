@@ -178,9 +178,12 @@ def ArvrSpecializeInterior
     as it was}`, the `scf.if` marked `arvr.interior`. Signed divisions and remainders by a positive constant of
     a value bounded below by `0` over the block (a coordinate's `x / 2`)
     become unsigned ones there too (a shift or a mask for a power of two),
-    the bound's test joining the condition. The condition is the same for
-    the whole block (no
-    divergence; barriers stay legal), and values do not change. Marked ops
+    the bound's test joining the condition. In a launch with a barrier
+    the condition is the same for the whole block (no divergence; the
+    barrier stays legal); in one without, thread ids are fixed too and
+    each thread tests its own points, so that the threads of a block the
+    image's edge cuts through that are inside run the interior version.
+    Values do not change. Marked ops
     whose operands escape the arithmetic (a coordinate computed from
     floats) stay in both versions. The marks are removed. Run after
     `arvr-map-to-gpu` and canonicalisation, before outlining.
