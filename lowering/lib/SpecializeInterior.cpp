@@ -39,7 +39,8 @@
 // In a launch without one, each thread tests its own points instead (its
 // thread ids are then fixed like the block's): a block the image's edge
 // cuts through runs the interior version on the threads inside it, and
-// only the others take the border version. Values do not change: an op
+// only the others take the border version. A thread's values are then
+// followed through integer arithmetic only, not through floats. Values do not change: an op
 // replaced computes, for the points it is proved for, what it computed
 // before.
 //
@@ -199,6 +200,14 @@ private:
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
         op->hasAttr(arvr::kBoundaryAttrName))
       return {};
+    // A thread's own values are followed through integer arithmetic only:
+    // a test of a coordinate computed from floats (a sample's tap) would
+    // put that computation before the versions, its values live across
+    // them (the lens kernel: 40 -> 64 registers).
+    if (perThread && dependsOnThread(v) &&
+        llvm::any_of(llvm::concat<Value>(op->getOperands(), op->getResults()),
+                     [](Value x) { return isa<FloatType>(x.getType()); }))
+      return {};
     IRMapping mapping;
     for (Value operand : op->getOperands()) {
       Value fixed = uniform(operand);
@@ -208,6 +217,22 @@ private:
     }
     Operation *copy = b.clone(*op, mapping);
     return copy->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  /// Whether `v` is computed from a thread id (inside the launch).
+  bool dependsOnThread(Value v) {
+    if (auto it = threadDependent.find(v); it != threadDependent.end())
+      return it->second;
+    bool result = false;
+    gpu::KernelDim3 threads = launch.getThreadIds();
+    if (v == threads.x || v == threads.y || v == threads.z)
+      result = true;
+    else if (Operation *op = v.getDefiningOp();
+             op && launch.getBody().isAncestor(op->getParentRegion()))
+      result = llvm::any_of(op->getOperands(),
+                            [&](Value x) { return dependsOnThread(x); });
+    threadDependent[v] = result;
+    return result;
   }
 
   std::optional<Range> computeRange(Value v) {
@@ -345,6 +370,7 @@ private:
   gpu::LaunchOp launch;
   OpBuilder &b;
   bool perThread;
+  DenseMap<Value, bool> threadDependent;
   DenseMap<Value, Value> uniforms;
   DenseMap<Value, std::optional<Range>> ranges;
 };

@@ -151,3 +151,36 @@ arvr.kernel @shared3(%src: !arvr.image<ui8, 1>) -> !arvr.image<i32, 1> {
   }
   arvr.return %out : !arvr.image<i32, 1>
 }
+
+// -----
+
+// Per thread, a coordinate computed through floats is not followed (its
+// computation would have to come before the versions, its values live
+// across them): the clamp of the read at x * 0.5 stays in both versions;
+// only the thread's guards go.
+// CHECK-LABEL: func.func @float_coordinate
+// CHECK: scf.if %{{.+}} {
+// CHECK-NOT: scf.if
+// CHECK: arith.fptosi
+// CHECK: arith.maxsi
+// CHECK: memref.store
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: } {arvr.interior}
+arvr.kernel @float_coordinate(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %half = arith.constant 0.5 : f32
+    %xi = arith.index_cast %x : index to i32
+    %xf = arith.sitofp %xi : i32 to f32
+    %hf = arith.mulf %xf, %half : f32
+    %hi = arith.fptosi %hf : f32 to i32
+    %hx = arith.index_cast %hi : i32 to index
+    %v = arvr.access %src[%hx, %y, %ch] clamp : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}

@@ -182,7 +182,9 @@ def ArvrSpecializeInterior
     the condition is the same for the whole block (no divergence; the
     barrier stays legal); in one without, thread ids are fixed too and
     each thread tests its own points, so that the threads of a block the
-    image's edge cuts through that are inside run the interior version.
+    image's edge cuts through that are inside run the interior version (a
+    thread's values followed through integer arithmetic only: a test of a
+    coordinate computed from floats stays in both versions).
     Values do not change. Marked ops
     whose operands escape the arithmetic (a coordinate computed from
     floats) stay in both versions. The marks are removed. Run after
