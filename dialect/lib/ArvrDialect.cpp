@@ -1,6 +1,8 @@
 //===- ArvrDialect.cpp - The arvr dialect, its types and attributes -------===//
 //
-// Registers the dialect and implements `!arvr.image`'s syntax and rules.
+// Registers the dialect and implements `!arvr.image`'s syntax and rules,
+// `#arvr.loop`'s rules, and the checks of the discardable `arvr.*`
+// attributes lowering passes put on other dialects' ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,9 @@ using namespace mlir::arvr;
 #define GET_TYPEDEF_CLASSES
 #include "arvr/Dialect/ArvrTypes.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "arvr/Dialect/ArvrAttrs.cpp.inc"
+
 void ArvrDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -28,6 +33,79 @@ void ArvrDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "arvr/Dialect/ArvrTypes.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "arvr/Dialect/ArvrAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// LoopScheduleAttr and the discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+LoopScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef stage, ArrayRef<int64_t> block,
+                         std::optional<int64_t> pixels, bool shared) {
+  if (stage.empty())
+    return emitError() << "a stage loop's schedule names its stage";
+  if (!block.empty() &&
+      (block.size() != 2 || block[0] < 1 || block[1] < 1 ||
+       block[0] * block[1] > 1024))
+    return emitError() << "block must be two positive sizes of at most 1024 "
+                          "threads in all";
+  if (pixels && (*pixels < 1 || *pixels > 16))
+    return emitError() << "pixels must be 1 to 16, not " << *pixels;
+  if (shared && (!block.empty() || pixels))
+    return emitError() << "a stage in shared memory is computed in its "
+                          "reader's blocks: no block or pixels of its own";
+  return success();
+}
+
+/// Marks a pass leaves on ops for a later one: present or not.
+static bool isMark(StringRef name) {
+  return name == ArvrDialect::kBoundaryAttrName ||
+         name == ArvrDialect::kInteriorAttrName ||
+         name == ArvrDialect::kChannelInRangeAttrName;
+}
+
+LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  StringRef opName = op->getName().getStringRef();
+  if (name == kScheduleAttrName) {
+    if (!isa<LoopScheduleAttr>(attr.getValue()) || opName != "scf.parallel")
+      return op->emitError("'") << name << "' is a #arvr.loop on an "
+                                   "scf.parallel";
+    return success();
+  }
+  if (name == kUnrollAttrName) {
+    auto factor = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!factor || opName != "scf.for" || factor.getInt() < 1 ||
+        factor.getInt() > 64)
+      return op->emitError("'") << name << "' is an integer from 1 to 64 on "
+                                   "an scf.for";
+    return success();
+  }
+  if (isMark(name)) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' is a unit attribute (a mark)";
+    return success();
+  }
+  return op->emitError("unknown attribute '") << name << "'";
+}
+
+LogicalResult ArvrDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == "arvr.name" && isa<StringAttr>(attr.getValue()))
+    return success();
+  if (name == "arvr.output" && isa<IntegerAttr>(attr.getValue()))
+    return success();
+  return op->emitError("'") << name
+                            << "' on an argument: arvr.name (a string) and "
+                               "arvr.output (an integer) are known";
 }
 
 //===----------------------------------------------------------------------===//

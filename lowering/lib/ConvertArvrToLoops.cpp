@@ -160,13 +160,11 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
     auto rows = scf::ParallelOp::create(rewriter, loc, ValueRange{zero, zero},
                                         ValueRange{sizes[1], sizes[0]},
                                         ValueRange{one, one});
-    rows->setAttr("arvr.stage", stage.getNameAttr());
-    if (stage.getGpuShared())
-      rows->setAttr("arvr.gpu_shared", rewriter.getUnitAttr());
-    if (std::optional<ArrayRef<int64_t>> block = stage.getGpuBlock())
-      rows->setAttr("arvr.gpu_block", rewriter.getDenseI64ArrayAttr(*block));
-    if (std::optional<int64_t> pixels = stage.getGpuPixels())
-      rows->setAttr("arvr.gpu_pixels", rewriter.getI64IntegerAttr(*pixels));
+    rows->setAttr(ArvrDialect::kScheduleAttrName,
+                  LoopScheduleAttr::get(
+                      rewriter.getContext(), stage.getName(),
+                      stage.getGpuBlock().value_or(ArrayRef<int64_t>()),
+                      stage.getGpuPixels(), stage.getGpuShared()));
     Value row = rows.getInductionVars()[0];
     Value col = rows.getInductionVars()[1];
     Block &body = stage.getBody().front();
@@ -354,7 +352,7 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
 
 /// Marks the reads whose channel needs no boundary handling (found before
 /// the conversion, while stages still have their coordinates).
-constexpr llvm::StringLiteral kChannelInRange = "arvr.channel_in_range";
+constexpr llvm::StringLiteral kChannelInRange = ArvrDialect::kChannelInRangeAttrName;
 
 /// Whether channel `c` of a read of `image` is always one of its channels,
 /// so its boundary handling can be left out: `c` is the channel of the
@@ -522,7 +520,8 @@ static void lowerReductionLoop(
       });
 
   if (unroll)
-    loop->setAttr("arvr.unroll", rewriter.getI64IntegerAttr(*unroll));
+    loop->setAttr(ArvrDialect::kUnrollAttrName,
+                  rewriter.getI64IntegerAttr(*unroll));
 
   // The term for this i, then the carried values updated with it.
   auto next = cast<scf::YieldOp>(loop.getBody()->getTerminator());

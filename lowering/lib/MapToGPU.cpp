@@ -1,10 +1,11 @@
 //===- MapToGPU.cpp - scf.parallel (y, x) onto gpu.launch -----------------===//
 //
 // Maps each outermost 2-D scf.parallel loop of a func.func onto a gpu.launch
-// of 2-D thread blocks, one thread per iteration (or per `arvr.gpu_pixels`
-// iterations along x, a block's width apart: a schedule's gpu_pixels), each
-// guarded by the loop range; the block is the loop's `arvr.gpu_block` (a
-// schedule's gpu_tile) or the pass's default.
+// of 2-D thread blocks, each thread a run of consecutive points in each of
+// its rows (or runs `pixels` times along x, a block's width apart: a
+// schedule's gpu_pixels), each point guarded by the loop range; the block
+// is the `block` of the loop's `arvr.schedule` (a schedule's gpu_tile) or
+// the pass's default. A stage in shared memory is fused into its reader.
 //
 // Preconditions: the loops start at 0 with step 1 and produce no results
 // (what convert-arvr-to-loops emits). Afterwards the module is a
@@ -12,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/Matchers.h"
@@ -29,21 +31,33 @@ using namespace mlir;
 
 namespace {
 
-/// The block of a loop: its `arvr.gpu_block`, or the pass's default.
+/// The schedule convert-arvr-to-loops gave a stage's loop, if any.
+static arvr::LoopScheduleAttr scheduleOf(scf::ParallelOp loop) {
+  return loop->getAttrOfType<arvr::LoopScheduleAttr>(
+      arvr::ArvrDialect::kScheduleAttrName);
+}
+
+/// The block of a loop: its schedule's (a gpu_tile), or the pass's
+/// default.
 static std::pair<int64_t, int64_t> blockOf(scf::ParallelOp loop, int64_t x,
                                            int64_t y) {
-  if (auto block = loop->getAttrOfType<DenseI64ArrayAttr>("arvr.gpu_block");
-      block && block.size() == 2)
-    return {block[0], block[1]};
+  if (auto schedule = scheduleOf(loop); schedule && !schedule.getBlock().empty())
+    return {schedule.getBlock()[0], schedule.getBlock()[1]};
   return {x, y};
 }
 
-/// The points each thread of a loop's launch computes along x: its
-/// `arvr.gpu_pixels` (a schedule's gpu_pixels), or one.
+/// The points each thread of a loop's launch computes along x, a block's
+/// width apart: its schedule's `pixels` (a gpu_pixels), or one.
 static int64_t pixelsOf(scf::ParallelOp loop) {
-  if (auto pixels = loop->getAttrOfType<IntegerAttr>("arvr.gpu_pixels"))
-    return std::max<int64_t>(1, pixels.getInt());
+  if (auto schedule = scheduleOf(loop); schedule && schedule.getPixels())
+    return std::max<int64_t>(1, *schedule.getPixels());
   return 1;
+}
+
+/// Whether a stage's loop is computed in its reader's shared memory.
+static bool isShared(scf::ParallelOp loop) {
+  auto schedule = scheduleOf(loop);
+  return schedule && schedule.getShared();
 }
 
 /// The points a thread computes: `rows` consecutive rows from `y0`, and in
@@ -162,15 +176,16 @@ static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
 /// the stage `loop` computes (`<function>_<stage>`), in a gpu.module named
 /// after the function (`<function>_kernels`).
 static void nameLaunch(gpu::LaunchOp launch, scf::ParallelOp loop) {
-  auto stage = loop->getAttrOfType<StringAttr>("arvr.stage");
-  if (!stage)
+  auto schedule = scheduleOf(loop);
+  if (!schedule)
     return;
+  StringRef stage = schedule.getStage();
   StringRef func = loop->getParentOfType<func::FuncOp>().getSymName();
   MLIRContext *context = launch.getContext();
   launch.setModuleAttr(
       FlatSymbolRefAttr::get(context, func.str() + "_kernels"));
   launch.setFunctionAttr(FlatSymbolRefAttr::get(
-      context, func.str() + "_" + stage.getValue().str()));
+      context, func.str() + "_" + stage.str()));
 }
 
 /// Whether `loop` is an outermost 2-D scf.parallel from 0 with step 1.
@@ -274,7 +289,7 @@ struct SharedPair {
   Operation *dealloc = nullptr;
 };
 
-/// Finds what `stage` (a loop marked arvr.gpu_shared) writes and the one
+/// Finds what `stage` (a loop whose schedule says shared) writes and the one
 /// loop after it that reads it; failure if there is no such pair.
 static LogicalResult findSharedPair(scf::ParallelOp stage, SharedPair &pair) {
   stage.walk([&](memref::StoreOp store) {
@@ -395,7 +410,7 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
   return overTile;
 }
 
-/// A stage computed in shared memory (its loop marked `arvr.gpu_shared`,
+/// A stage computed in shared memory (its loop's schedule says shared,
 /// writing a buffer that one other loop reads) and its reader become one
 /// gpu.launch over the reader's tiles: each block computes the stage's
 /// tile and halo into dynamic shared memory, cooperatively (each thread a
@@ -415,7 +430,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
 
   LogicalResult matchAndRewrite(scf::ParallelOp stage,
                                 PatternRewriter &rewriter) const override {
-    if (!stage->hasAttr("arvr.gpu_shared") || !isMappable(stage))
+    if (!isShared(stage) || !isMappable(stage))
       return rewriter.notifyMatchFailure(stage, "not a shared stage's loop");
     SharedPair pair;
     if (failed(findSharedPair(stage, pair)))
@@ -561,7 +576,7 @@ struct ArvrMapToGPUPass
       return signalPassFailure();
     bool ok = true;
     module.walk([&](scf::ParallelOp loop) {
-      if (loop->hasAttr("arvr.gpu_shared")) {
+      if (isShared(loop)) {
         loop.emitError("a stage scheduled in shared memory could not be "
                        "fused with its reader");
         ok = false;

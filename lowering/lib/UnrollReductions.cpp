@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -29,9 +30,9 @@ struct ArvrUnrollReductionsPass
     // already unrolled.
     SmallVector<std::pair<scf::ForOp, int64_t>> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (auto factor = loop->getAttrOfType<IntegerAttr>("arvr.unroll")) {
+      if (auto factor = loop->getAttrOfType<IntegerAttr>(arvr::ArvrDialect::kUnrollAttrName)) {
         loops.push_back({loop, factor.getInt()});
-        loop->removeAttr("arvr.unroll");
+        loop->removeAttr(arvr::ArvrDialect::kUnrollAttrName);
       }
     });
     for (auto [loop, factor] : loops) {

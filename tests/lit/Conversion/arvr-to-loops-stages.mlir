@@ -22,7 +22,7 @@ arvr.kernel @two_stages(%src: !arvr.image<ui8, ?> {arvr.name = "src"}, %y0: inde
   // CHECK: %[[Y:.+]] = arith.addi %[[Y0]], %[[I]] : index
   // CHECK: memref.load %[[SRC]]
   // CHECK: memref.store %{{.+}}, %[[T]][%[[I]], %[[J]], %[[K]]]
-  // CHECK: } {arvr.gpu_block = array<i64: 64, 4>, arvr.stage = "t"}
+  // CHECK: } {arvr.schedule = #arvr.loop<stage = "t" block = [64, 4]>}
   %t = arvr.stage "t" [%w, %th, %c] at [%zero, %y0, %zero] gpu_block [64, 4] : !arvr.image<f32, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
@@ -40,7 +40,7 @@ arvr.kernel @two_stages(%src: !arvr.image<ui8, ?> {arvr.name = "src"}, %y0: inde
   // CHECK: %[[V:.+]] = memref.load %[[T]][%[[TY]], %{{.+}}, %{{.+}}] : memref<?x?x?xf32>
   // CHECK: memref.store %[[V]], %[[OUT]][%[[OY]], %{{.+}}, %{{.+}}] : memref<?x?x?xf32>
   // CHECK: }
-  // CHECK-NOT: arvr.gpu_block
+  // CHECK-NOT: block =
   %out = arvr.stage "out" [%w, %rows, %c] at [%zero, %b, %zero] : !arvr.image<f32, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %t[%x, %y, %ch] in_bounds : !arvr.image<f32, ?>

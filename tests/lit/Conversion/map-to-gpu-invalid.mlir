@@ -25,7 +25,7 @@ func.func @shared_unread(%h: index, %w: index) {
   scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
     memref.store %v, %buf[%y, %x, %c0] : memref<?x?x1xf32>
     scf.reduce
-  } {arvr.gpu_shared}
+  } {arvr.schedule = #arvr.loop<stage = "t" shared = true>}
   memref.dealloc %buf : memref<?x?x1xf32>
   return
 }

@@ -75,7 +75,7 @@ func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
   scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
     memref.store %v, %out[%y, %x] : memref<?x?xi8>
     scf.reduce
-  } {arvr.gpu_block = array<i64: 64, 2>}
+  } {arvr.schedule = #arvr.loop<stage = "tiled" block = [64, 2]>}
   return
 }
 
@@ -111,7 +111,7 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
     %xi = arith.index_cast %x : index to i8
     memref.store %xi, %out[%y, %x] : memref<?x?xi8>
     scf.reduce
-  } {arvr.gpu_pixels = 3 : i64}
+  } {arvr.schedule = #arvr.loop<stage = "pixels" pixels = 3>}
   return
 }
 

@@ -1,7 +1,8 @@
 //===- ArvrAttrs.td - Attributes of the arvr dialect ------*- tablegen -*-===//
 //
-// Enumerations carried by arvr ops: how an access treats coordinates
-// outside the image, and which size of an image `arvr.dim` asks for.
+// Enumerations carried by arvr ops (how an access treats coordinates
+// outside the image, which size of an image `arvr.dim` asks for, ...), and
+// the schedule a stage's loop carries once lowered to scf.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 #define ARVR_ATTRS_TD
 
 include "arvr/Dialect/ArvrDialect.td"
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
 def Arvr_BoundaryInBounds : I32EnumAttrCase<"in_bounds", 0>;
@@ -66,6 +68,39 @@ def Arvr_PlaneUV : I32EnumAttrCase<"uv", 1>;
 def Arvr_Plane : I32EnumAttr<"Plane", "a plane of an NV12 frame",
     [Arvr_PlaneY, Arvr_PlaneUV]> {
   let cppNamespace = "::mlir::arvr";
+}
+
+class Arvr_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Arvr_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Arvr_LoopScheduleAttr : Arvr_Attr<"LoopSchedule", "loop"> {
+  let summary = "the stage a loop computes and how the GPU maps it";
+  let description = [{
+    Carried as `arvr.schedule` by the `scf.parallel` over `(y, x)` that
+    convert-arvr-to-loops makes of a stage: the stage's name (its kernel is
+    named after it), and its schedule, from the stage's `gpu_block`,
+    `gpu_pixels` and `gpu_shared`: the thread block (two sizes of at most
+    1024 threads in all), the points a thread computes along x (1 to 16),
+    and whether the stage lives in its reader's shared memory (then it has
+    neither of the others). arvr-map-to-gpu reads it.
+
+    ```mlir
+    scf.parallel (%y, %x) = ... {
+      ...
+    } {arvr.schedule = #arvr.loop<stage = "out" block = [32, 16] pixels = 2>}
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"the stage's name">:$stage,
+                        OptionalArrayRefParameter<"int64_t">:$block,
+                        OptionalParameter<"std::optional<int64_t>">:$pixels,
+                        DefaultValuedParameter<"bool", "false">:$shared);
+  let assemblyFormat = [{
+    `<` `stage` `=` $stage (`block` `=` `[` $block^ `]`)?
+    (`pixels` `=` $pixels^)? (`shared` `=` $shared^)? `>`
+  }];
+  let genVerifyDecl = 1;
 }
 
 #endif // ARVR_ATTRS_TD

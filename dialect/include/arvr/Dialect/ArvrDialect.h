@@ -20,6 +20,9 @@
 #include "arvr/Dialect/ArvrDialect.h.inc"
 #include "arvr/Dialect/ArvrEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "arvr/Dialect/ArvrAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "arvr/Dialect/ArvrTypes.h.inc"
 

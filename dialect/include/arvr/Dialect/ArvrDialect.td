@@ -25,6 +25,24 @@ def Arvr_Dialect : Dialect {
   }];
   let cppNamespace = "::mlir::arvr";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // The discardable `arvr.*` attributes lowering passes put on scf, arith
+  // and func ops are checked (ArvrDialect::verifyOperationAttribute).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The stage loop's schedule: `arvr.schedule`.
+    static constexpr ::llvm::StringLiteral kScheduleAttrName = "arvr.schedule";
+    /// A reduction loop's unroll factor (1 to 64): `arvr.unroll`.
+    static constexpr ::llvm::StringLiteral kUnrollAttrName = "arvr.unroll";
+    /// Marks (unit attributes) passes leave for later ones: boundary
+    /// handling (convert-arvr-to-loops, arvr-map-to-gpu), the interior
+    /// version (arvr-specialize-interior), a channel proved in range.
+    static constexpr ::llvm::StringLiteral kBoundaryAttrName = "arvr.boundary";
+    static constexpr ::llvm::StringLiteral kInteriorAttrName = "arvr.interior";
+    static constexpr ::llvm::StringLiteral kChannelInRangeAttrName =
+        "arvr.channel_in_range";
+  }];
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

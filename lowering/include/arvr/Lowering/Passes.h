@@ -7,6 +7,7 @@
 #ifndef ARVR_LOWERING_PASSES_H
 #define ARVR_LOWERING_PASSES_H
 
+#include "arvr/Dialect/ArvrDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -30,12 +31,12 @@ namespace arvr {
 /// index against its dimension, the choice of a padding, the guard of a
 /// thread's point), which arvr-specialize-interior replaces by its value
 /// inside where it proves the test passes for a whole block.
-constexpr llvm::StringLiteral kBoundaryAttrName = "arvr.boundary";
+constexpr llvm::StringLiteral kBoundaryAttrName = ArvrDialect::kBoundaryAttrName;
 
 /// Marks the `scf.if` arvr-specialize-interior makes of a launch's body:
 /// its then-branch is the interior version, its else-branch the border
 /// one. arvr-wide-access works on the interior version.
-constexpr llvm::StringLiteral kInteriorAttrName = "arvr.interior";
+constexpr llvm::StringLiteral kInteriorAttrName = ArvrDialect::kInteriorAttrName;
 
 /// Adds the patterns that lower arvr ops to scf/memref/arith.
 void populateArvrToLoopsConversionPatterns(TypeConverter &typeConverter,

@@ -89,8 +89,10 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     share is computed once), storing the value its region yields: a returned stage into
     its output at the window's place, any other into a `memref.alloc` of
     its window's size (freed before the function returns), read back at
-    `coordinate - origin`. The loop carries the stage's name as `arvr.stage`
-    and its `gpu_block` as `arvr.gpu_block`; accesses become `memref.load`s after their
+    `coordinate - origin`. The loop carries the stage's name and GPU
+    schedule as `arvr.schedule = #arvr.loop<stage = "name" block = [x, y]
+    pixels = n shared = true>` (a typed attribute the dialect verifies);
+    accesses become `memref.load`s after their
     boundary handling, as index arithmetic (clamp: `max(0, min(i, size -
     1))`; wrap: `i mod size`; mirror: reflect-101 with period `2 size - 2`;
     constant: a select between the clamped load and the padding). Samples
@@ -129,10 +131,10 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     The innermost loop dimension goes to `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
     a thread's consecutive rows share what they read in common (a chroma
     row, a stencil's rows) once the guards are gone in interior blocks. A
-    loop with an `arvr.gpu_block = array<i64: x, y>` attribute (a
-    `gpu_tile` of the schedule) uses that block instead, and
-    `arvr.gpu_pixels = n` gives each thread n points along x, a block's
-    width apart. A stage marked `arvr.gpu_shared` is fused into its one
+    loop whose `arvr.schedule` (`#arvr.loop`) has a `block` (a `gpu_tile`
+    of the schedule) uses that block instead, and `pixels = n` gives each
+    thread n points along x, a block's width apart. A stage whose schedule
+    says `shared = true` is fused into its one
     reader: each block computes the stage's tile and halo into dynamic
     shared memory (its points dealt out to the threads in runs of 4
     consecutive points), waits at a barrier, then computes its tile of the
