@@ -184,6 +184,34 @@ LogicalResult YieldOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
+/// The terms the body of `reduce` copies once unrolled: the unrolled
+/// sizes of the reductions directly nested in it, or 1.
+static int64_t bodyTerms(ReduceOp reduce) {
+  int64_t terms = 0;
+  reduce.getBody().walk<WalkOrder::PreOrder>([&](ReduceOp inner) {
+    terms += inner.getUnrolledTerms();
+    return WalkResult::skip();
+  });
+  return std::max<int64_t>(1, terms);
+}
+
+std::optional<int64_t> ReduceOp::getFullUnroll() {
+  IntegerAttr lower, upper;
+  if (getUnroll() || !matchPattern(getLower(), m_Constant(&lower)) ||
+      !matchPattern(getUpper(), m_Constant(&upper)))
+    return std::nullopt;
+  int64_t count = upper.getInt() - lower.getInt() + 1;
+  if (count <= 1 || count > kFullUnrollBudget ||
+      count * bodyTerms(*this) > kFullUnrollBudget)
+    return std::nullopt;
+  return count;
+}
+
+int64_t ReduceOp::getUnrolledTerms() {
+  std::optional<int64_t> count = getFullUnroll();
+  return count ? *count * bodyTerms(*this) : 1;
+}
+
 LogicalResult ReduceOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 ||

@@ -478,10 +478,6 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
-/// Reductions over at most this many values, with bounds known when
-/// compiling, are unrolled completely (arvr-unroll-reductions).
-constexpr int64_t kFullUnrollLimit = 16;
-
 /// The loop of a reduction: scf.for over i from lower to upper (included)
 /// carrying `inits`; each iteration computes the region's term for i and
 /// yields `combine(i, term, carried values)`. Replaces `reduce` with the
@@ -499,16 +495,12 @@ static void lowerReductionLoop(
   Value upper =
       arith::IndexCastOp::create(rewriter, loc, indexType, adaptor.getUpper());
   Value end = arith::AddIOp::create(rewriter, loc, upper, one);
-  std::optional<int64_t> unroll = reduce.getUnroll();
   // A small range known when compiling is unrolled completely, unless the
-  // schedule says otherwise.
-  IntegerAttr lowerValue, upperValue;
-  if (!unroll && matchPattern(adaptor.getLower(), m_Constant(&lowerValue)) &&
-      matchPattern(adaptor.getUpper(), m_Constant(&upperValue))) {
-    int64_t count = upperValue.getInt() - lowerValue.getInt() + 1;
-    if (count > 1 && count <= kFullUnrollLimit)
-      unroll = count;
-  }
+  // schedule says otherwise, within a budget on the terms its whole nest
+  // of reductions copies (ReduceOp::getFullUnroll).
+  std::optional<int64_t> unroll = reduce.getUnroll();
+  if (!unroll)
+    unroll = reduce.getFullUnroll();
   // An unrolled loop's trip count is computed from its bounds: an empty
   // range ends where it starts.
   if (unroll)

@@ -17,8 +17,9 @@
 // 2. Constant stages. A stage computed at the root whose value depends on
 //    nothing but its coordinates and constants (no image, no parameter,
 //    only other such stages), and whose every read is at coordinates known
-//    once reductions of at most 16 terms over constant ranges are unrolled
-//    (convert-arvr-to-loops unrolls those), becomes `inline`:
+//    once reductions over constant ranges are unrolled completely (those
+//    within ReduceOp's budget of 16 terms per nest, as
+//    convert-arvr-to-loops unrolls them), becomes `inline`:
 //    arvr-inline-stages then copies it into its readers, where it folds to
 //    constants (a Gaussian's weight table and its sum, with sigma and the
 //    radius known), instead of being computed by a launch of its own on
@@ -47,10 +48,6 @@ using namespace mlir;
 using namespace mlir::arvr;
 
 namespace {
-
-/// Reductions of at most this many terms over constant ranges are unrolled
-/// completely by convert-arvr-to-loops (its kFullUnrollLimit).
-constexpr int64_t kUnrolledTerms = 16;
 
 /// The constant `text` of scalar type `type`, or null with `error` set.
 static TypedAttr parseScalar(Builder &b, Type type, StringRef text,
@@ -153,12 +150,10 @@ static bool isCompileTime(Value v) {
   if (matchPattern(v, m_Constant()))
     return true;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // The variable of a reduction unrolled completely is a constant in
+    // each copy of its body.
     auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp());
-    IntegerAttr lower, upper;
-    return reduce && !reduce.getUnroll() &&
-           matchPattern(reduce.getLower(), m_Constant(&lower)) &&
-           matchPattern(reduce.getUpper(), m_Constant(&upper)) &&
-           upper.getInt() - lower.getInt() < kUnrolledTerms;
+    return reduce && reduce.getFullUnroll().has_value();
   }
   Operation *op = v.getDefiningOp();
   return op->getNumRegions() == 0 && isPure(op) &&

@@ -243,6 +243,20 @@ def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
     $body
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The most terms the full unrolling of a nest of reductions may
+    /// copy: a reduction is unrolled completely when its range is known
+    /// when compiling, it has no `unroll` of its own, and its count times
+    /// the terms its body copies (1, or the sum of its nested unrolled
+    /// reductions' sizes) is at most this.
+    static constexpr int64_t kFullUnrollBudget = 16;
+    /// The number of terms to unroll this reduction completely into, or
+    /// nothing (a loop, or `unroll`'s partial unrolling).
+    std::optional<int64_t> getFullUnroll();
+    /// The terms a copy of this reduction puts in its parent: its full
+    /// unrolling's, or 1 (a loop).
+    int64_t getUnrolledTerms();
+  }];
 }
 
 //===----------------------------------------------------------------------===//

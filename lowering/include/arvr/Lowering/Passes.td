@@ -37,7 +37,8 @@ def ArvrSpecialize : Pass<"arvr-specialize", "::mlir::ModuleOp"> {
     Then, with or without values, a stage computed at the root whose value
     depends only on its coordinates and constants (no image, no parameter,
     only other such stages), read only at coordinates known once
-    reductions of at most 16 terms over constant ranges are unrolled,
+    reductions over constant ranges are unrolled completely (within
+    `arvr.reduce`'s budget of 16 terms for a whole nest),
     becomes `inline`: copied into its readers by `arvr-inline-stages`, it
     folds to constants there instead of being computed by a launch of its
     own. Runs first in the dialect pipeline.
