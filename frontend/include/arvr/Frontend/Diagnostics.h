@@ -42,8 +42,11 @@ private:
   llvm::raw_ostream &os;
   unsigned numErrors = 0;
   unsigned numWarnings = 0;
-  /// Errors beyond this many are counted but not printed.
+  /// Whether the last error or warning was printed (its notes follow it).
+  bool shown = true;
+  /// Errors beyond this many are counted but not printed; warnings too.
   static constexpr unsigned kMaxPrintedErrors = 20;
+  static constexpr unsigned kMaxPrintedWarnings = 20;
 };
 
 } // namespace arvr
