@@ -623,13 +623,24 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
 }
 
 /// call-args := '(' (expr (',' expr)*)? ')'
-bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end) {
+bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end,
+                           const Token *callee) {
   consume(); // '('
   if (!tok.is(TokenKind::r_paren)) {
     do {
       ExprPtr arg = parseExpr();
       if (!arg)
         return false;
+      // `f(i in lo..hi, ...)`: a reduction the language does not have.
+      if (callee && args.empty() && tok.is(TokenKind::kw_in)) {
+        diags.error(callee->getLoc(),
+                    "'" + callee->spelling + "' is not a reduction: the "
+                    "reductions are sum, min, max and argmin",
+                    callee->getRange());
+        diags.note(tok.getLoc(), "a range ('i in lo..hi') is only allowed "
+                                 "in a reduction");
+        return false;
+      }
       args.push_back(std::move(arg));
     } while (consumeIf(TokenKind::comma));
   }
@@ -712,7 +723,7 @@ ExprPtr Parser::parsePrimary() {
             llvm::SMRange(start.getLoc(), previous.getEndLoc()), name,
             start.getRange(), "", std::move(args));
       }
-      if (!parseCallArgs(args, end))
+      if (!parseCallArgs(args, end, &start))
         return nullptr;
       return std::make_unique<CallExpr>(llvm::SMRange(start.getLoc(), end),
                                         name, start.getRange(), "",

@@ -41,7 +41,10 @@ private:
   ExprPtr parseBinaryRHS(int minPrecedence, ExprPtr lhs);
   ExprPtr parseUnary();
   ExprPtr parsePrimary();
-  bool parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end);
+  /// `(arg, ...)`; `callee`, when given, names the call in the error for
+  /// a range in its first argument (a reduction the language lacks).
+  bool parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end,
+                     const Token *callee = nullptr);
   ExprPtr parseReduction(const Token &start, const std::string &name,
                          ExprPtr var);
 
