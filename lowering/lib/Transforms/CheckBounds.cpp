@@ -704,8 +704,11 @@ private:
     InFlightDiagnostic diag = access.emitError("this read");
     if (!name.empty())
       diag << " of '" << name << "'";
-    diag << " may fall outside the " << what << ": its " << coordinates[dim]
-         << " coordinate may ";
+    // An image's coordinates are x, y, c; a function's have the names its
+    // definition gives them (`row(j)`): say which one by its place.
+    static const char *places[] = {"first", "second", "third"};
+    diag << " may fall outside the " << what << ": its "
+         << (stage ? places[dim] : coordinates[dim]) << " coordinate may ";
     if (below)
       diag << "be negative";
     else

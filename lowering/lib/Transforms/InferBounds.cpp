@@ -363,10 +363,12 @@ static bool inferWindow(StageOp stage) {
       if (failed(range)) {
         InFlightDiagnostic diag =
             access.emitError("cannot infer which part of '");
+        // A function's coordinates have the names its definition gives
+        // them (`row(j)`): say which one by its place.
         diag << stage.getName() << "' this read needs: its "
-             << (dim == 0   ? "x"
-                 : dim == 1 ? "y"
-                            : "c")
+             << (dim == 0   ? "first"
+                 : dim == 1 ? "second"
+                            : "third")
              << " coordinate must be built from the reader's coordinates, "
                 "reduction variables and uniform values with + - * / min "
                 "max; compute '"

@@ -186,7 +186,7 @@ arvr.kernel @stage_window(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !arv
   %out = arvr.stage "out" [%w, %h, %c1] : !arvr.image<f32, 1> {
   ^bb0(%x: index, %y: index, %c: index):
     %x1 = arith.subi %x, %c1 : index
-    // expected-error @+2 {{this read of 't' may fall outside the stage's window: its x coordinate may be negative}}
+    // expected-error @+2 {{this read of 't' may fall outside the stage's window: its first coordinate may be negative}}
     // expected-note @+1 {{it may be as low as -1, and the first column is 0}}
     %v = arvr.access %t[%x1, %y, %c] in_bounds : !arvr.image<f32, 1>
     arvr.yield %v : f32

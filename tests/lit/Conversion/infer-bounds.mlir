@@ -120,7 +120,7 @@ arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
     %i = arith.index_castui %v : i8 to index
-    // expected-error @+1 {{cannot infer which part of 't' this read needs: its x coordinate must be built from the reader's coordinates, reduction variables and uniform values with + - * / min max; compute 't' inline instead}}
+    // expected-error @+1 {{cannot infer which part of 't' this read needs: its first coordinate must be built from the reader's coordinates, reduction variables and uniform values with + - * / min max; compute 't' inline instead}}
     %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
     arvr.yield %r : i8
   }
