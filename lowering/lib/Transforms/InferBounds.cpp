@@ -93,6 +93,23 @@ private:
   }
 
   FailureOr<Interval> compute(Value value) {
+    FailureOr<Interval> result = computeByArithmetic(value);
+    if (succeeded(result))
+      return result;
+    // A pure op of values known before the reader (an image's size read
+    // inside it: `src.height - 1` as a reduction's bound) is the same
+    // there: computed again at the insertion point.
+    Operation *def = value.getDefiningOp();
+    if (def && def->getNumRegions() == 0 && def->getNumOperands() > 0 &&
+        isPure(def) && llvm::all_of(def->getOperands(), [&](Value operand) {
+          return isAvailable(operand);
+        }))
+      return point(
+          b.clone(*def)->getResult(cast<OpResult>(value).getResultNumber()));
+    return failure();
+  }
+
+  FailureOr<Interval> computeByArithmetic(Value value) {
     if (isAvailable(value))
       return point(value);
     if (auto arg = dyn_cast<BlockArgument>(value)) {

@@ -6,6 +6,8 @@ uses).
                                       (x + 10 y + 100 c) / 8 - 3 (exact in f32)
     pfm.py check-scaled IN.pfm OUT.pfm K   OUT == IN * K exactly
     pfm.py check-u8 IN.ppm OUT.pfm    OUT == IN / 255 within 1e-6
+    pfm.py check-mean IN.pfm OUT.pfm  every element of OUT == the mean of IN
+                                      (one channel), summed row by row in f32
 """
 import struct
 import sys
@@ -87,6 +89,24 @@ def main():
         if worst > 1e-6:
             sys.exit(f"largest difference {worst}")
         print(f"{len(a[3])} values are the bytes / 255")
+    elif command == "check-mean":
+        (w, h, c, v), out = read(sys.argv[2]), read(sys.argv[3])
+        assert c == 1 and out[:3] == (w, h, 1), f"sizes: {(w, h, c)} vs {out[:3]}"
+
+        def f32(x):
+            return struct.unpack("<f", struct.pack("<f", x))[0]
+
+        total = 0.0
+        for y in range(h):
+            row = 0.0
+            for x in range(w):
+                row = f32(row + v[y * w + x])
+            total = f32(total + row)
+        mean = f32(total / (w * h))
+        bad = [i for i, x in enumerate(out[3]) if x != mean]
+        if bad:
+            sys.exit(f"element {bad[0]}: {out[3][bad[0]]}, expected {mean}")
+        print(f"{len(out[3])} values are the mean, {mean}")
 
 
 if __name__ == "__main__":
