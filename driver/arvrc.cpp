@@ -549,6 +549,12 @@ int runRun(const RunArgs &args) {
       selectKernel(compilation.getAst(), args.kernel, args.input);
   if (!kernel)
     return kExitError;
+  // Only the kernel that runs is compiled: the values it is specialised
+  // for (its images' channel counts) are its own, not its neighbours'.
+  std::string kernelName = kernel->name;
+  if (!compilation.keepOnlyKernel(kernelName))
+    return fail(args.input + ": no kernel named '" + kernelName + "'");
+  kernel = &compilation.getAst().kernels.front();
 
   // Many frames: the first -i is a pattern and -o a folder.
   std::vector<std::string> frames = {args.images.empty() ? "" : args.images[0]};
