@@ -106,6 +106,7 @@ static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
   if (option > 0)
     return option;
   int64_t pixelBytes = 0, ops = 0;
+  // Straight-line code storing pixels of a known size.
   bool known = true;
   loop.getBody()->walk([&](Operation *op) {
     ++ops;

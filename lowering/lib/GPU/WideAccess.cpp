@@ -154,9 +154,9 @@ struct Group {
   SmallVector<Access> accesses;
 };
 
-/// The access's group key and byte, if it is an access to a u8 image with
-/// a static channel count at a constant channel. `pixelBytes` is the
-/// channel count.
+/// The access's row and column (its group's key) and its byte from the base
+/// column's first byte, if it is an access to a u8 image with a static
+/// channel count, at a constant channel.
 static std::optional<std::tuple<Affine, Affine, int64_t>>
 classify(Value memref, ValueRange indices) {
   auto type = dyn_cast<MemRefType>(memref.getType());
