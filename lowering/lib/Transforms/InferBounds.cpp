@@ -290,7 +290,9 @@ static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
     AccessOp first = reads.front();
     first.emitError("stage '")
         << stage.getName() << "' is computed in shared memory, so its reader '"
-        << reader.getName() << "' cannot be";
+        << reader.getName()
+        << "' cannot be too: shared stages do not chain; compute '"
+        << reader.getName() << "' at the root (compute_root) instead";
     return false;
   }
   return true;
