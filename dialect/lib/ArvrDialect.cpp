@@ -49,9 +49,8 @@ LoopScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          std::optional<int64_t> pixels, bool shared) {
   if (stage.empty())
     return emitError() << "a stage loop's schedule names its stage";
-  if (!block.empty() &&
-      (block.size() != 2 || block[0] < 1 || block[1] < 1 ||
-       block[0] * block[1] > 1024))
+  if (!block.empty() && (block.size() != 2 || block[0] < 1 || block[1] < 1 ||
+                         block[0] * block[1] > 1024))
     return emitError() << "block must be two positive sizes of at most 1024 "
                           "threads in all";
   if (pixels && (*pixels < 1 || *pixels > 16))
@@ -75,7 +74,8 @@ LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
   StringRef opName = op->getName().getStringRef();
   if (name == kScheduleAttrName) {
     if (!isa<LoopScheduleAttr>(attr.getValue()) || opName != "scf.parallel")
-      return op->emitError("'") << name << "' is a #arvr.loop on an "
+      return op->emitError("'") << name
+                                << "' is a #arvr.loop on an "
                                    "scf.parallel";
     return success();
   }
@@ -83,7 +83,8 @@ LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
     auto factor = dyn_cast<IntegerAttr>(attr.getValue());
     if (!factor || opName != "scf.for" || factor.getInt() < 1 ||
         factor.getInt() > 64)
-      return op->emitError("'") << name << "' is an integer from 1 to 64 on "
+      return op->emitError("'") << name
+                                << "' is an integer from 1 to 64 on "
                                    "an scf.for";
     return success();
   }

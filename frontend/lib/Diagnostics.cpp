@@ -46,8 +46,9 @@ constexpr size_t kMaxShownColumns = 120;
 
 /// Cuts `line` to a window around `column` (0-based) when it is long,
 /// moving `column` and `ranges` (column pairs) with it.
-static void window(std::string &line, unsigned &column,
-                   llvm::SmallVectorImpl<std::pair<unsigned, unsigned>> &ranges) {
+static void
+window(std::string &line, unsigned &column,
+       llvm::SmallVectorImpl<std::pair<unsigned, unsigned>> &ranges) {
   if (line.size() <= kMaxShownColumns)
     return;
   size_t half = kMaxShownColumns / 2;
@@ -56,7 +57,8 @@ static void window(std::string &line, unsigned &column,
   start = end > kMaxShownColumns ? end - kMaxShownColumns : 0;
   // Cut at whole UTF-8 characters.
   auto isContinuation = [&](size_t i) {
-    return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80;
+    return i < line.size() &&
+           (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80;
   };
   while (start > 0 && isContinuation(start))
     --start;
@@ -92,11 +94,10 @@ static void print(const llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os,
       diag.getRanges().begin(), diag.getRanges().end());
   if (diag.getColumnNo() >= 0)
     window(line, column, columns);
-  llvm::SMDiagnostic safe(sourceMgr, diag.getLoc(), diag.getFilename(),
-                          diag.getLineNo(),
-                          diag.getColumnNo() < 0 ? -1 : static_cast<int>(column),
-                          diag.getKind(), diag.getMessage(), line, columns,
-                          diag.getFixIts());
+  llvm::SMDiagnostic safe(
+      sourceMgr, diag.getLoc(), diag.getFilename(), diag.getLineNo(),
+      diag.getColumnNo() < 0 ? -1 : static_cast<int>(column), diag.getKind(),
+      diag.getMessage(), line, columns, diag.getFixIts());
   // The place is the source's own line and column, not the window's.
   {
     llvm::WithColor place(os, llvm::raw_ostream::SAVEDCOLOR, true,

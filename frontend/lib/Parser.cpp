@@ -634,8 +634,9 @@ bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end,
       // `f(i in lo..hi, ...)`: a reduction the language does not have.
       if (callee && args.empty() && tok.is(TokenKind::kw_in)) {
         diags.error(callee->getLoc(),
-                    "'" + callee->spelling + "' is not a reduction: the "
-                    "reductions are sum, min, max and argmin",
+                    "'" + callee->spelling +
+                        "' is not a reduction: the "
+                        "reductions are sum, min, max and argmin",
                     callee->getRange());
         diags.note(tok.getLoc(), "a range ('i in lo..hi') is only allowed "
                                  "in a reduction");

@@ -160,11 +160,11 @@ struct StageOpLowering : public OpConversionPattern<StageOp> {
     auto rows = scf::ParallelOp::create(rewriter, loc, ValueRange{zero, zero},
                                         ValueRange{sizes[1], sizes[0]},
                                         ValueRange{one, one});
-    rows->setAttr(ArvrDialect::kScheduleAttrName,
-                  LoopScheduleAttr::get(
-                      rewriter.getContext(), stage.getName(),
-                      stage.getGpuBlock().value_or(ArrayRef<int64_t>()),
-                      stage.getGpuPixels(), stage.getGpuShared()));
+    rows->setAttr(
+        ArvrDialect::kScheduleAttrName,
+        LoopScheduleAttr::get(rewriter.getContext(), stage.getName(),
+                              stage.getGpuBlock().value_or(ArrayRef<int64_t>()),
+                              stage.getGpuPixels(), stage.getGpuShared()));
     Value row = rows.getInductionVars()[0];
     Value col = rows.getInductionVars()[1];
     Block &body = stage.getBody().front();
@@ -352,7 +352,8 @@ static Value loadWithBoundary(OpBuilder &b, Location loc, Value image, Value x,
 
 /// Marks the reads whose channel needs no boundary handling (found before
 /// the conversion, while stages still have their coordinates).
-constexpr llvm::StringLiteral kChannelInRange = ArvrDialect::kChannelInRangeAttrName;
+constexpr llvm::StringLiteral kChannelInRange =
+    ArvrDialect::kChannelInRangeAttrName;
 
 /// Whether channel `c` of a read of `image` is always one of its channels,
 /// so its boundary handling can be left out: `c` is the channel of the

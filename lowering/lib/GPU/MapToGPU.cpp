@@ -41,7 +41,8 @@ static arvr::LoopScheduleAttr scheduleOf(scf::ParallelOp loop) {
 /// default.
 static std::pair<int64_t, int64_t> blockOf(scf::ParallelOp loop, int64_t x,
                                            int64_t y) {
-  if (auto schedule = scheduleOf(loop); schedule && !schedule.getBlock().empty())
+  if (auto schedule = scheduleOf(loop);
+      schedule && !schedule.getBlock().empty())
     return {schedule.getBlock()[0], schedule.getBlock()[1]};
   return {x, y};
 }
@@ -125,8 +126,9 @@ static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
   });
   if (!known || pixelBytes == 0)
     return 1;
-  for (auto [bytes, budget] : {std::pair<int64_t, int64_t>{16, kVectorRunBudget},
-                               {4, kWordRunBudget}}) {
+  for (auto [bytes, budget] :
+       {std::pair<int64_t, int64_t>{16, kVectorRunBudget},
+        {4, kWordRunBudget}}) {
     int64_t run = bytes / std::gcd(bytes, pixelBytes);
     if (ops * run * rows <= budget)
       return run;
@@ -185,8 +187,8 @@ static void nameLaunch(gpu::LaunchOp launch, scf::ParallelOp loop) {
   MLIRContext *context = launch.getContext();
   launch.setModuleAttr(
       FlatSymbolRefAttr::get(context, func.str() + "_kernels"));
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(
-      context, func.str() + "_" + stage.str()));
+  launch.setFunctionAttr(
+      FlatSymbolRefAttr::get(context, func.str() + "_" + stage.str()));
 }
 
 /// Whether `loop` is an outermost 2-D scf.parallel from 0 with step 1.
@@ -266,12 +268,11 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
         arith::MulIOp::create(
             rewriter, loc, launch.getThreadIds().y,
             arith::ConstantIndexOp::create(rewriter, loc, rowsPerThread)));
-    emitPoints(
-        rewriter, loc, loop.getBody(),
-        threadPoints(rewriter, loc, y, x, rowsPerThread, pixels, run,
-                     arith::ConstantIndexOp::create(rewriter, loc,
-                                                    blockX * run)),
-        rowsEnd, colsEnd, nullptr);
+    emitPoints(rewriter, loc, loop.getBody(),
+               threadPoints(
+                   rewriter, loc, y, x, rowsPerThread, pixels, run,
+                   arith::ConstantIndexOp::create(rewriter, loc, blockX * run)),
+               rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
     return success();

@@ -40,9 +40,9 @@
 // thread ids are then fixed like the block's): a block the image's edge
 // cuts through runs the interior version on the threads inside it, and
 // only the others take the border version. A thread's values are then
-// followed through integer arithmetic only, not through floats. Values do not change: an op
-// replaced computes, for the points it is proved for, what it computed
-// before.
+// followed through integer arithmetic only, not through floats. Values do not
+// change: an op replaced computes, for the points it is proved for, what it
+// computed before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -488,9 +488,10 @@ static void specialize(gpu::LaunchOp launch) {
   OpBuilder b(first);
   // Without a barrier, nothing forbids threads of a block to take
   // different versions.
-  bool perThread = !launch.getBody()
-                        .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
-                        .wasInterrupted();
+  bool perThread =
+      !launch.getBody()
+           .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+           .wasInterrupted();
   BlockBounds bounds(launch, b, perThread);
   Value all;
   SmallVector<Operation *> proved;

@@ -149,8 +149,8 @@ struct Access {
 struct Group {
   Value memref;
   Affine row, column;
-  Value rowIndex;   // The row index of the first access (for addressing).
-  int64_t align;    // The alignment of the base column's first byte.
+  Value rowIndex; // The row index of the first access (for addressing).
+  int64_t align;  // The alignment of the base column's first byte.
   SmallVector<Access> accesses;
 };
 
@@ -182,8 +182,8 @@ static int64_t alignmentOf(const Affine &column, int64_t channels) {
   int64_t divisor = knownDivisor(column.root);
   if ((divisor * column.num) % column.den != 0)
     return 1;
-  int64_t bytes = std::min(divisor * column.num / column.den * channels,
-                           kBigDivisor);
+  int64_t bytes =
+      std::min(divisor * column.num / column.den * channels, kBigDivisor);
   int64_t align = 1;
   while (align < 16 && bytes % (align * 2) == 0)
     align *= 2;
@@ -210,9 +210,14 @@ static SmallVector<Group> groupAccesses(Block &block,
           g.column.sameBase(column))
         group = &g;
     if (!group) {
-      int64_t channels = cast<MemRefType>(access.getMemRef().getType()).getDimSize(2);
-      groups.push_back({access.getMemRef(), row, column, access.getIndices()[0],
-                        alignmentOf(column, channels), {}});
+      int64_t channels =
+          cast<MemRefType>(access.getMemRef().getType()).getDimSize(2);
+      groups.push_back({access.getMemRef(),
+                        row,
+                        column,
+                        access.getIndices()[0],
+                        alignmentOf(column, channels),
+                        {}});
       group = &groups.back();
     }
     group->accesses.push_back({&op, byte});
@@ -260,7 +265,8 @@ static Value flatView(OpBuilder &b, Block &block, Value memref,
       arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 0),
                             memref::DimOp::create(b, loc, memref, 1)),
       arith::ConstantIndexOp::create(b, loc, type.getDimSize(2)));
-  auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value view = memref::ReinterpretCastOp::create(
       b, loc, flatType, memref, b.getIndexAttr(0), {OpFoldResult(size)},
       {b.getIndexAttr(1)});
@@ -385,12 +391,12 @@ static Value rowsAligned(OpBuilder &b, Location loc, Value memref,
   auto type = cast<MemRefType>(memref.getType());
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value offset = memref::ExtractStridedMetadataOp::create(b, loc, memref)
-                     .getOffset();
+  Value offset =
+      memref::ExtractStridedMetadataOp::create(b, loc, memref).getOffset();
   Value start = arith::AddIOp::create(b, loc, pointer, offset);
-  Value pitch = arith::MulIOp::create(
-      b, loc, memref::DimOp::create(b, loc, memref, 1),
-      index(type.getDimSize(2)));
+  Value pitch =
+      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 1),
+                            index(type.getDimSize(2)));
   auto isMultiple = [&](Value v) -> Value {
     return arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,
@@ -432,10 +438,9 @@ static void widen(scf::IfOp split, gpu::LaunchOp launch) {
   // The wide version is a copy of the interior one, widened.
   Block *interior = split.thenBlock();
   OpBuilder b(interior->getTerminator());
-  auto inner = scf::IfOp::create(b, split.getLoc(),
-                                 arith::ConstantIntOp::create(b, split.getLoc(),
-                                                              1, 1),
-                                 /*withElseRegion=*/true);
+  auto inner = scf::IfOp::create(
+      b, split.getLoc(), arith::ConstantIntOp::create(b, split.getLoc(), 1, 1),
+      /*withElseRegion=*/true);
   Block *scalar = inner.elseBlock();
   scalar->getOperations().splice(scalar->begin(), interior->getOperations(),
                                  interior->begin(), Block::iterator(inner));

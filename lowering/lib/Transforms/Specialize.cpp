@@ -226,10 +226,9 @@ static void refineOutputs(KernelOp kernel) {
   if (!changed)
     return;
   kernel.walk([&](ReturnOp ret) {
-    kernel.setFunctionTypeAttr(TypeAttr::get(
-        FunctionType::get(kernel.getContext(),
-                          kernel.getFunctionType().getInputs(),
-                          ret.getOperandTypes())));
+    kernel.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+        kernel.getContext(), kernel.getFunctionType().getInputs(),
+        ret.getOperandTypes())));
   });
 }
 

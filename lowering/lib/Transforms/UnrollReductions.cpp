@@ -30,7 +30,8 @@ struct ArvrUnrollReductionsPass
     // already unrolled.
     SmallVector<std::pair<scf::ForOp, int64_t>> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (auto factor = loop->getAttrOfType<IntegerAttr>(arvr::ArvrDialect::kUnrollAttrName)) {
+      if (auto factor = loop->getAttrOfType<IntegerAttr>(
+              arvr::ArvrDialect::kUnrollAttrName)) {
         loops.push_back({loop, factor.getInt()});
         loop->removeAttr(arvr::ArvrDialect::kUnrollAttrName);
       }

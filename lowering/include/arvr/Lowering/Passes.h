@@ -31,12 +31,14 @@ namespace arvr {
 /// index against its dimension, the choice of a padding, the guard of a
 /// thread's point), which arvr-specialize-interior replaces by its value
 /// inside where it proves the test passes for a whole block.
-constexpr llvm::StringLiteral kBoundaryAttrName = ArvrDialect::kBoundaryAttrName;
+constexpr llvm::StringLiteral kBoundaryAttrName =
+    ArvrDialect::kBoundaryAttrName;
 
 /// Marks the `scf.if` arvr-specialize-interior makes of a launch's body:
 /// its then-branch is the interior version, its else-branch the border
 /// one. arvr-wide-access works on the interior version.
-constexpr llvm::StringLiteral kInteriorAttrName = ArvrDialect::kInteriorAttrName;
+constexpr llvm::StringLiteral kInteriorAttrName =
+    ArvrDialect::kInteriorAttrName;
 
 /// Adds the patterns that lower arvr ops to scf/memref/arith.
 void populateArvrToLoopsConversionPatterns(TypeConverter &typeConverter,
