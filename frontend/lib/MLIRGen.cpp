@@ -474,7 +474,7 @@ private:
   Value genReduce(const ::arvr::ReduceExpr &reduce, Location l) {
     Value lo = toI32(genExpr(*reduce.lo), reduce.lo->type, l);
     Value hi = toI32(genExpr(*reduce.hi), reduce.hi->type, l);
-    mlir::arvr::ReductionKind kind;
+    mlir::arvr::ReductionKind kind = mlir::arvr::ReductionKind::sum;
     switch (reduce.op) {
     case ::arvr::ReduceExpr::Op::Sum:
       kind = mlir::arvr::ReductionKind::sum;

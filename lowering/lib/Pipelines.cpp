@@ -24,6 +24,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -71,6 +72,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  // Math of a loop's index alone from a table folded when compiling, as
+  // unrolling would fold it: the same bits however the loop is unrolled.
+  pm.addPass(createArvrIndexTables());
   pm.addPass(createArvrUnrollReductions());
   // a * b + c as one rounding, as in the CPU pipeline (same point, same
   // pairs: the same bits).
@@ -165,6 +169,9 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  // Math of a loop's index alone from a table folded when compiling, as
+  // unrolling would fold it: the same bits however the loop is unrolled.
+  pm.addPass(createArvrIndexTables());
   pm.addPass(createArvrUnrollReductions());
   pm.addPass(createArvrContractFma());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -178,6 +185,8 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
 
   // 2. Loops -> LLVM dialect, with C-interface wrappers for the runner.
   pm.addPass(createSCFToControlFlowPass());
+  // Tables of arvr-index-tables (constant vectors read at an index).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -278,6 +278,37 @@ def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ArvrIndexTables : Pass<"arvr-index-tables", "::mlir::ModuleOp"> {
+  let summary = "Fold a loop's math of its index alone into a constant table";
+  let description = [{
+    In an `scf.for`, or a one-dimensional `scf.parallel`, with bounds known
+    when compiling and at most 256 iterations, a value computed from the
+    loop's index and constants alone by a computation that holds an op of
+    the `math` dialect (a Gaussian's weight `exp(-i * i / (2 sigma^2))` in
+    a reduction that is not unrolled) is folded for every iteration into
+    an `arith.constant` vector before the loop, and read from it with
+    `vector.extract` at `(index - lower) / step`. The folders are the ones
+    canonicalisation uses on an unrolled loop, so the result is the same
+    bits as if the loop had been unrolled, and the same on every target:
+    otherwise the value would be computed at run time by the target's
+    function (libdevice's `exp` on the GPU, the C library's on the CPU),
+    and whether a reduction fits the unrolling budget would change it.
+    Values that do not fold at some iteration are left alone.
+
+    ```mlir
+    scf.for %i = %c-7 to %c8 step %c1 ... {
+      %w = math.exp (-f32(i*i) / 24.5)   // computed from %i alone
+    // becomes
+    %table = arith.constant dense<[...15 values...]> : vector<15xf32>
+    scf.for %i = %c-7 to %c8 step %c1 ... {
+      %k = arith.subi %i, %c-7 : index
+      %w = vector.extract %table[%k] : f32 from vector<15xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ArvrUnrollReductions : Pass<"arvr-unroll-reductions", "::mlir::ModuleOp"> {
   let summary = "Unroll the loops of reductions a schedule asks to unroll";
   let description = [{
