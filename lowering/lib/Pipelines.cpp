@@ -97,6 +97,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
   pm.addPass(createCanonicalizerPass());
+  // There, what a thread reads twice (neighbouring points' taps) is read
+  // once.
+  pm.addPass(createArvrReuseLoads());
   // There, a thread's neighbouring bytes are read and written as aligned
   // vectors (rows checked aligned once per block).
   pm.addPass(createArvrWideAccess());

@@ -326,19 +326,22 @@ static LogicalResult findSharedPair(scf::ParallelOp stage, SharedPair &pair) {
   return success();
 }
 
-/// Consecutive points of a shared stage's tile each thread computes in
-/// turn.
+/// Consecutive points of a row of a shared stage's tile each thread
+/// computes in turn.
 constexpr int64_t kRun = 4;
 
 /// Computes the tile of a shared stage (the loop `stage`, writing through
-/// `stores`) into `tile`, from the launch's start: the tile's points,
-/// numbered row by row, in runs of kRun consecutive points dealt out to the
-/// block's threads in turn (thread t = ty bx + tx computes runs t,
-/// t + bx by, ...), so that every thread but the last few does the same
-/// work whatever the tile's shape, and the points of a run share most of
-/// what they read. Point p is (origin + (p / cols, p % cols)), computed
-/// when p is in the tile and inside the stage's `window` (a guard marked
-/// as boundary handling). Returns the loop over the runs.
+/// `stores`) into `tile`, from the launch's start: each row of the tile in
+/// runs of kRun consecutive points (the last run of a row cut at its end),
+/// the runs numbered row by row and dealt out to the block's threads in
+/// turn (thread t = ty bx + tx computes runs t, t + bx by, ...), so that
+/// every thread but the last few does the same work whatever the tile's
+/// shape, and the points of a run, neighbours in a row, share most of what
+/// they read (a stencil's taps: arvr-reuse-loads and arvr-wide-access
+/// then read each byte once). Point k of run r is (origin + (r / runs per
+/// row, (r % runs per row) kRun + k)), computed when it is in the tile and
+/// inside the stage's `window` (a guard marked as boundary handling).
+/// Returns the loop over the runs.
 static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
                                 scf::ParallelOp stage,
                                 ArrayRef<memref::StoreOp> stores, Value tile,
@@ -354,35 +357,32 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
   auto [stageRows, stageCols] = window;
   Value thread = arith::AddIOp::create(
       rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, index(bx)), tx);
-  Value points = arith::MulIOp::create(rewriter, loc, tileRows, tileCols);
-  Value runs = arith::CeilDivSIOp::create(rewriter, loc, points, index(kRun));
+  Value runsPerRow =
+      arith::CeilDivUIOp::create(rewriter, loc, tileCols, index(kRun));
+  Value runs = arith::MulIOp::create(rewriter, loc, tileRows, runsPerRow);
   auto overTile =
       scf::ForOp::create(rewriter, loc, thread, runs, index(bx * by));
   rewriter.setInsertionPointToStart(overTile.getBody());
-  Value runStart = arith::MulIOp::create(
-      rewriter, loc, overTile.getInductionVar(), index(kRun));
-  SmallVector<Value, 4> runPoints;
-  for (int64_t k = 0; k < kRun; ++k)
-    runPoints.push_back(
-        k ? arith::AddIOp::create(rewriter, loc, runStart, index(k)).getResult()
-          : runStart);
-  // The first point: its place, its guard, the stage's body writing the
-  // tile.
-  Value point = runPoints.front();
+  Value run = overTile.getInductionVar();
   Value i = arith::AddIOp::create(
-      rewriter, loc, row0,
-      arith::DivUIOp::create(rewriter, loc, point, tileCols));
-  Value j = arith::AddIOp::create(
-      rewriter, loc, col0,
-      arith::RemUIOp::create(rewriter, loc, point, tileCols));
+      rewriter, loc, row0, arith::DivUIOp::create(rewriter, loc, run, runsPerRow));
+  Value runStart = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, run, runsPerRow),
+      index(kRun));
   auto lessThan = [&](Value a, Value b) -> Value {
     return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, a,
                                  b);
   };
+  Value rowInside = lessThan(i, stageRows);
+  // The first point: its place, its guard, the stage's body writing the
+  // tile.
+  Value column = runStart;
+  Value j = arith::AddIOp::create(rewriter, loc, col0, column);
+  Operation *lastOfPlace = j.getDefiningOp();
   Value inside = arith::AndIOp::create(
       rewriter, loc,
-      arith::AndIOp::create(rewriter, loc, lessThan(point, points),
-                            lessThan(i, stageRows)),
+      arith::AndIOp::create(rewriter, loc, lessThan(column, tileCols),
+                            rowInside),
       lessThan(j, stageCols));
   auto inStage = scf::IfOp::create(rewriter, loc, inside, false);
   inStage->setAttr(arvr::kBoundaryAttrName, rewriter.getUnitAttr());
@@ -399,14 +399,15 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
     rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(), tile,
                                                  at);
   }
-  // The run's other points: the same, from the first point's place on.
+  // The run's other points: the same, a column further each.
   rewriter.setInsertionPointAfter(inStage);
-  Operation *firstOfPoint = i.getDefiningOp()->getOperand(1).getDefiningOp();
   for (int64_t k = 1; k < kRun; ++k) {
     IRMapping mapping;
-    mapping.map(point, runPoints[k]);
-    for (Operation *op = firstOfPoint; op != inStage->getNextNode();
-         op = op->getNextNode())
+    mapping.map(column,
+                arith::AddIOp::create(rewriter, loc, runStart, index(k)));
+    mapping.map(j, arith::AddIOp::create(rewriter, loc, j, index(k)));
+    for (Operation *op = lastOfPlace->getNextNode();
+         op != inStage->getNextNode(); op = op->getNextNode())
       rewriter.clone(*op, mapping);
   }
   return overTile;

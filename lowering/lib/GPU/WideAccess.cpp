@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "arvr/Lowering/Passes.h"
+#include "../Utils/AffineIndex.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -37,106 +38,13 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
+using arvr::Affine;
+using arvr::floorDiv;
+using arvr::kBigDivisor;
+using arvr::decompose;
+using arvr::knownDivisor;
 
 namespace {
-
-/// Divisors beyond this are not tracked (a constant 0 has every divisor).
-constexpr int64_t kBigDivisor = int64_t(1) << 30;
-
-/// A divisor of every value `v` takes (1 when nothing is known).
-static int64_t knownDivisor(Value v, int depth = 0) {
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant))) {
-    int64_t c = std::abs(constant.getSExtValue());
-    return c == 0 ? kBigDivisor : std::min(c, kBigDivisor);
-  }
-  Operation *op = v.getDefiningOp();
-  if (!op || depth > 16)
-    return 1;
-  auto operand = [&](unsigned i) {
-    return knownDivisor(op->getOperand(i), depth + 1);
-  };
-  if (isa<arith::MulIOp>(op))
-    return std::min(operand(0) * operand(1), kBigDivisor);
-  if (isa<arith::AddIOp, arith::SubIOp>(op))
-    return std::gcd(operand(0), operand(1));
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
-    return operand(0);
-  if (isa<arith::DivUIOp>(op) &&
-      matchPattern(op->getOperand(1), m_ConstantInt(&constant))) {
-    int64_t d = constant.getSExtValue(), n = operand(0);
-    return d > 0 && n % d == 0 ? n / d : 1;
-  }
-  return 1;
-}
-
-/// An index as `root * num / den + offset`, where `root * num` is a
-/// multiple of `den` (no root: the constant `offset`).
-struct Affine {
-  Value root;
-  int64_t num = 1, den = 1, offset = 0;
-
-  bool sameBase(const Affine &other) const {
-    return root == other.root && num == other.num && den == other.den;
-  }
-  bool operator==(const Affine &other) const {
-    return sameBase(other) && offset == other.offset;
-  }
-};
-
-static int64_t floorDiv(int64_t a, int64_t b) {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
-
-static Affine decompose(Value v, int depth = 0) {
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant)))
-    return {Value(), 1, 1, constant.getSExtValue()};
-  Operation *op = v.getDefiningOp();
-  if (!op || depth > 16)
-    return {v};
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
-    return decompose(op->getOperand(0), depth + 1);
-  if (isa<arith::AddIOp, arith::SubIOp>(op) &&
-      matchPattern(op->getOperand(1), m_ConstantInt(&constant))) {
-    Affine a = decompose(op->getOperand(0), depth + 1);
-    int64_t c = constant.getSExtValue();
-    a.offset += isa<arith::AddIOp>(op) ? c : -c;
-    return a;
-  }
-  if (isa<arith::MulIOp>(op) &&
-      matchPattern(op->getOperand(1), m_ConstantInt(&constant))) {
-    Affine a = decompose(op->getOperand(0), depth + 1);
-    int64_t c = constant.getSExtValue();
-    a.num *= c;
-    a.offset *= c;
-    int64_t g = std::gcd(a.num, a.den);
-    a.num /= g;
-    a.den /= g;
-    return a;
-  }
-  if (isa<arith::DivUIOp>(op) &&
-      matchPattern(op->getOperand(1), m_ConstantInt(&constant))) {
-    Affine a = decompose(op->getOperand(0), depth + 1);
-    int64_t d = constant.getSExtValue();
-    if (d <= 0)
-      return {v};
-    if (!a.root)
-      return a.offset >= 0 ? Affine{Value(), 1, 1, a.offset / d} : Affine{v};
-    // root * num / den must be a multiple of d for the offset to divide
-    // apart: (R + o) / d = R / d + floor(o / d).
-    int64_t rootDivisor = knownDivisor(a.root);
-    if ((rootDivisor * a.num) % (a.den * d) != 0)
-      return {v};
-    a.den *= d;
-    a.offset = floorDiv(a.offset, d);
-    int64_t g = std::gcd(a.num, a.den);
-    a.num /= g;
-    a.den /= g;
-    return a;
-  }
-  return {v};
-}
 
 /// A memory access of a group: its byte within the row, from the base.
 struct Access {

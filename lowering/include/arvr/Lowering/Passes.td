@@ -197,6 +197,30 @@ def ArvrSpecializeInterior
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
+  let summary = "Read a value once where a thread reads it twice";
+  let description = [{
+    Within a block, a `memref.load` of the same memref as an earlier load,
+    at indices that are the same linear forms (sums of values times
+    constants plus a constant, through index casts, additions,
+    subtractions and products by constants: `y0 + 1 + j` and
+    `(y0 + 4 + j - 3) - r0 + r0` alike), takes
+    the earlier load's value when nothing between them may write that
+    memref. An op of unknown effects or a `gpu.barrier` may write
+    anything; a write may change a memref in the same address space that
+    is a view of the same buffer, or any memref when either is not a
+    function's argument or an allocation. Distinct kernel arguments and
+    allocations never overlap (the runner gives each image and stage a
+    buffer of its own, as `arvr-kernel-arg-aliasing` also relies on), and
+    memory in different address spaces (workgroup and global) is distinct.
+
+    The vertical pass of a separable stencil, computing several rows per
+    thread from a horizontal pass in shared memory, so reads each row once
+    (4 rows of a 9-tap column: 12 reads, not 36), across the stores of its
+    output between points.
+  }];
+}
+
 def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
   let summary = "Merge a thread's neighbouring byte reads and writes into "
                 "aligned vectors";
