@@ -663,14 +663,11 @@ void benchGaussian(ArvrKernel &k,
     variantFrames.push_back(framesOf(*variants[v].second, int(3 + v)));
 
   // The hand kernel's weights, computed on the device as arvrc's are.
-  DeviceBuffer weights((2 * radius + 1) * 4), norm(4);
+  DeviceBuffer weights((2 * radius + 1) * 4);
   hand::gaussianWeights<<<1, 1, 0, stream>>>(static_cast<float *>(weights.ptr),
-                                             static_cast<float *>(norm.ptr),
                                              sigma, radius);
   CUDA(cudaMemcpyToSymbolAsync(hand::gaussWeights, weights.ptr, weights.bytes,
                                0, cudaMemcpyDeviceToDevice, stream));
-  CUDA(cudaMemcpyToSymbolAsync(hand::gaussNorm, norm.ptr, 4, 0,
-                               cudaMemcpyDeviceToDevice, stream));
   size_t shared = hand::gaussianSharedBytes(radius);
   hand::GaussianKernel gaussianHand = hand::gaussianHandFor(radius);
   CUDA(cudaFuncSetAttribute(

@@ -45,7 +45,7 @@ sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);/' "$src/examples/gaussian_blur
   >"$out/ptx/gaussian_blur_shared_32x8.arvr"
 sed 's/blur_x.compute_shared();/blur_x.compute_root();/; s/out.gpu_tile(32, 16);/out.gpu_tile(32, 8);/' \
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root.arvr"
-sed '/weight.compute_root();/d; /norm.compute_root();/d' "$src/examples/gaussian_blur.arvr" \
+sed '/weight.compute_root();/d; /norm.compute_root();/d; /coef.compute_root();/d' "$src/examples/gaussian_blur.arvr" \
   >"$out/ptx/gaussian_blur_inline_weights.arvr"
 # Several points per thread (gpu_pixels), with reductions unrolled.
 sed 's/out.gpu_tile(32, 16);/out.gpu_tile(32, 16);\n    out.gpu_pixels(4);/' "$src/examples/gaussian_blur.arvr" \

@@ -135,12 +135,12 @@ __global__ void lensMapForNpp(float *mapX, float *mapY, int width, int height,
 constexpr int kGaussTileX = 32, kGaussTileY = 32, kGaussThreadsY = 8;
 constexpr int kGaussMaxRadius = 16;
 __constant__ float gaussWeights[2 * kGaussMaxRadius + 1];
-__constant__ float gaussNorm;
 
-/// The weights exp(-i^2 / (2 sigma^2)) and their sum, on the device with
-/// the same expf and order as the .arvr kernel.
-__global__ void gaussianWeights(float *weights, float *norm, float sigma,
-                                int radius) {
+/// The weights exp(-i^2 / (2 sigma^2)) divided by their sum (normalised
+/// before they are applied, as examples/gaussian_blur.arvr and OpenCV's
+/// getGaussianKernel do), on the device with the same expf and order as
+/// the .arvr kernel.
+__global__ void gaussianWeights(float *weights, float sigma, int radius) {
   if (threadIdx.x != 0 || blockIdx.x != 0)
     return;
   float sum = 0.0f;
@@ -149,7 +149,8 @@ __global__ void gaussianWeights(float *weights, float *norm, float sigma,
     weights[i + radius] = w;
     sum = sum + w;
   }
-  *norm = sum;
+  for (int i = 0; i <= 2 * radius; ++i)
+    weights[i] = weights[i] / sum;
 }
 
 /// Reflect-101 (OpenCV's BORDER_REFLECT_101): -1 -> 1, n -> n - 2.
@@ -219,7 +220,7 @@ __global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
 #pragma unroll
     for (int k = 0; k <= 2 * R; ++k)
       sum = sum + gaussWeights[k] * static_cast<float>(line[k * 3]);
-    hsum[i] = sum / gaussNorm;
+    hsum[i] = sum;
   }
   __syncthreads();
 
@@ -240,8 +241,7 @@ __global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
 #pragma unroll
       for (int j = 0; j <= 2 * R; ++j)
         sum = sum + gaussWeights[j] * column[j * kGaussTileX * 3];
-      dst[(static_cast<size_t>(y) * width + x) * 3 + c] =
-          saturateU8(sum / gaussNorm);
+      dst[(static_cast<size_t>(y) * width + x) * 3 + c] = saturateU8(sum);
     }
   }
 }

@@ -184,12 +184,33 @@ LogicalResult YieldOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `inner`, nested in `outer`'s body, reads nothing `outer`'s body
+/// defines (its index included): the same value in every copy of the body
+/// (a normalising sum of weights), computed once after unrolling.
+static bool isInvariantIn(ReduceOp inner, ReduceOp outer) {
+  Region &body = outer.getBody();
+  auto outside = [&](Value v) {
+    return !body.isAncestor(v.getParentRegion()) ||
+           inner->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  if (!llvm::all_of(inner->getOperands(), outside))
+    return false;
+  return !inner.getBody()
+              .walk([&](Operation *op) {
+                return llvm::all_of(op->getOperands(), outside)
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
 /// The terms the body of `reduce` copies once unrolled: the unrolled
-/// sizes of the reductions directly nested in it, or 1.
+/// sizes of the reductions directly nested in it that depend on it, or 1.
 static int64_t bodyTerms(ReduceOp reduce) {
   int64_t terms = 0;
   reduce.getBody().walk<WalkOrder::PreOrder>([&](ReduceOp inner) {
-    terms += inner.getUnrolledTerms();
+    if (!isInvariantIn(inner, reduce))
+      terms += inner.getUnrolledTerms();
     return WalkResult::skip();
   });
   return std::max<int64_t>(1, terms);

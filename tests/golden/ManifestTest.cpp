@@ -67,7 +67,7 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
       build("examples/gaussian_blur.arvr",
             "blur_x.compute_shared();\n    out.gpu_tile(32, 16);",
             "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
-  // (weight and norm stay computed at the root.)
+  // (weight, norm and coef stay computed at the root.)
   CHECK(m.kernel == "gaussian_blur");
   CHECK(m.indexBits == 32);
   REQUIRE(m.args.size() == 4);
@@ -83,19 +83,22 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
     CHECK(m.outputSize(3) == std::array<int64_t, 3>{641, 479, 3});
     bound[3].shape = {479, 641, 3};
     m.evaluate(bound);
-    // The weights over -radius..radius, their sum, the horizontal pass
-    // over the output's rows and `radius` more above and below.
-    REQUIRE(m.buffers.size() == 3);
+    // The weights over -radius..radius, their sum, the normalised
+    // weights, the horizontal pass over the output's rows and `radius` more
+    // above and below.
+    REQUIRE(m.buffers.size() == 4);
     CHECK(m.bufferShape(0) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
     CHECK(m.bufferShape(1) == std::array<int64_t, 3>{1, 1, 1});
-    CHECK(m.bufferShape(2) == std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
-    CHECK(m.bufferBytes(2) == size_t(479 + 2 * radius) * 641 * 3 * 4);
-    auto launches = m.resolve({0x1000, 0x2000, 0x3000});
-    REQUIRE(launches.size() == 4);
+    CHECK(m.bufferShape(2) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
+    CHECK(m.bufferShape(3) == std::array<int64_t, 3>{479 + 2 * radius, 641, 3});
+    CHECK(m.bufferBytes(3) == size_t(479 + 2 * radius) * 641 * 3 * 4);
+    auto launches = m.resolve({0x1000, 0x2000, 0x3000, 0x4000});
+    REQUIRE(launches.size() == 5);
     CHECK(launches[0].entry == "gaussian_blur_weight");
     CHECK(launches[1].entry == "gaussian_blur_norm");
-    CHECK(launches[2].entry == "gaussian_blur_blur_x");
-    CHECK(launches[3].entry == "gaussian_blur_out");
+    CHECK(launches[2].entry == "gaussian_blur_coef");
+    CHECK(launches[3].entry == "gaussian_blur_blur_x");
+    CHECK(launches[4].entry == "gaussian_blur_out");
     for (const auto &l : launches) {
       CHECK(l.block[0] == 32);
       CHECK(l.block[1] == 8);
@@ -104,10 +107,11 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
     }
     CHECK(launches[0].grid[0] == unsigned(2 * radius + 1 + 31) / 32);
     CHECK(launches[1].grid[0] == 1);
-    CHECK(launches[2].grid[0] == (641 + 31) / 32);
+    CHECK(launches[2].grid[0] == unsigned(2 * radius + 1 + 31) / 32);
+    CHECK(launches[3].grid[0] == (641 + 31) / 32);
     // Each thread two consecutive rows: 16 rows a block.
-    CHECK(launches[2].grid[1] == unsigned(479 + 2 * radius + 15) / 16);
-    CHECK(launches[3].grid[1] == (479 + 15) / 16);
+    CHECK(launches[3].grid[1] == unsigned(479 + 2 * radius + 15) / 16);
+    CHECK(launches[4].grid[1] == (479 + 15) / 16);
   }
 }
 
@@ -120,11 +124,11 @@ TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
     bound[1].scalarBits = bitsOf(2.0f);
     bound[2].scalarBits = bitsOf(int32_t(radius));
     m.evaluate(bound);
-    // Only the weights and their sum have buffers; blur_x is in shared
-    // memory.
-    CHECK(m.buffers.size() == 2);
-    auto launches = m.resolve({0x1000, 0x2000});
-    REQUIRE(launches.size() == 3);
+    // Only the weights, their sum and the normalised weights have
+    // buffers; blur_x is in shared memory.
+    CHECK(m.buffers.size() == 3);
+    auto launches = m.resolve({0x1000, 0x2000, 0x3000});
+    REQUIRE(launches.size() == 4);
     const auto &out = launches.back();
     CHECK(out.entry == "gaussian_blur_out");
     CHECK(out.block[0] == 32);

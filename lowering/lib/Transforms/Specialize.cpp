@@ -23,7 +23,9 @@
 //    arvr-inline-stages then copies it into its readers, where it folds to
 //    constants (a Gaussian's weight table and its sum, with sigma and the
 //    radius known), instead of being computed by a launch of its own on
-//    every run. Stages read at pixel-dependent places stay where they are.
+//    every run. A read inside such a stage, at its coordinates, counts as
+//    known (normalised weights made of a weight table and its sum). Stages
+//    read at pixel-dependent places stay where they are.
 //
 // Runs first in the dialect pipeline, before arvr-inline-stages.
 //
@@ -152,8 +154,13 @@ static bool isCompileTime(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     // The variable of a reduction unrolled completely is a constant in
     // each copy of its body.
-    auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp());
-    return reduce && reduce.getFullUnroll().has_value();
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto reduce = dyn_cast<ReduceOp>(owner))
+      return reduce.getFullUnroll().has_value();
+    // A coordinate of a stage to be inlined, whose every read is at
+    // places known when compiling.
+    auto stage = dyn_cast<StageOp>(owner);
+    return stage && stage.getInlined();
   }
   Operation *op = v.getDefiningOp();
   return op->getNumRegions() == 0 && isPure(op) &&
@@ -183,14 +190,21 @@ static bool isConstantStage(StageOp stage, const DenseSet<Operation *> &known) {
 }
 
 /// Marks `inline` the constant stages of `kernel` read only at places
-/// known when compiling; stages are visited in order, so one read by
-/// another constant stage is marked first.
+/// known when compiling. Constant stages are found in order (one is made
+/// of earlier ones), then marked readers first: a read inside a stage
+/// marked inline, at its coordinates, is at its own reads' places (a
+/// weight read by normalised weights that are read at a reduction's
+/// unrolled index).
 static void inlineConstantStages(KernelOp kernel) {
   DenseSet<Operation *> constants;
+  SmallVector<StageOp> order;
   kernel.walk([&](StageOp stage) {
     if (!isConstantStage(stage, constants))
       return;
     constants.insert(stage);
+    order.push_back(stage);
+  });
+  for (StageOp stage : llvm::reverse(order)) {
     bool readsKnown = llvm::all_of(stage->getUsers(), [&](Operation *user) {
       auto access = dyn_cast<AccessOp>(user);
       return access && access.getBoundary() == Boundary::in_bounds &&
@@ -198,11 +212,11 @@ static void inlineConstantStages(KernelOp kernel) {
              isCompileTime(access.getC());
     });
     if (!readsKnown || stage.hasSizes())
-      return;
+      continue;
     stage.setInlined(true);
     stage.removeGpuBlockAttr();
     stage.removeGpuPixelsAttr();
-  });
+  }
 }
 
 /// Gives each output of `kernel` whose channel count has become a

@@ -247,8 +247,10 @@ def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
     /// The most terms the full unrolling of a nest of reductions may
     /// copy: a reduction is unrolled completely when its range is known
     /// when compiling, it has no `unroll` of its own, and its count times
-    /// the terms its body copies (1, or the sum of its nested unrolled
-    /// reductions' sizes) is at most this.
+    /// the terms its body copies (1, or the sum of the unrolled sizes of
+    /// the reductions nested in it that read its index or other values of
+    /// its body: one that does not is the same in every copy) is at most
+    /// this.
     static constexpr int64_t kFullUnrollBudget = 16;
     /// The number of terms to unroll this reduction completely into, or
     /// nothing (a loop, or `unroll`'s partial unrolling).
