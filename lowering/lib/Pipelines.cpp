@@ -39,6 +39,7 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -47,6 +48,17 @@
 
 using namespace mlir;
 using namespace mlir::arvr;
+
+/// The canonicaliser with its worklist seeded bottom-up (uses before
+/// definitions). On a launch's unrolled body it does the same work much
+/// faster: after arvr-map-to-gpu, the Gaussian's 18 000 ops took 3.2 s
+/// top-down (the canonicaliser pass's default) and 0.4 s bottom-up, to the
+/// same result.
+static std::unique_ptr<Pass> createBottomUpCanonicalizer() {
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(false);
+  return createCanonicalizerPass(config);
+}
 
 void mlir::arvr::buildArvrPipeline(OpPassManager &pm,
                                    ArrayRef<std::string> specialize) {
@@ -92,18 +104,18 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBottomUpCanonicalizer());
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBottomUpCanonicalizer());
   // There, what a thread reads twice (neighbouring points' taps) is read
   // once.
   pm.addPass(createArvrReuseLoads());
   // There, a thread's neighbouring bytes are read and written as aligned
   // vectors (rows checked aligned once per block).
   pm.addPass(createArvrWideAccess());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBottomUpCanonicalizer());
   // Opt-in: divisions by a value fixed for all points as products, once
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)
@@ -111,7 +123,7 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBottomUpCanonicalizer());
   if (stopAfter == LoweringStage::Gpu)
     return;
 

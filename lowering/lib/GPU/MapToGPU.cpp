@@ -365,7 +365,8 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
   rewriter.setInsertionPointToStart(overTile.getBody());
   Value run = overTile.getInductionVar();
   Value i = arith::AddIOp::create(
-      rewriter, loc, row0, arith::DivUIOp::create(rewriter, loc, run, runsPerRow));
+      rewriter, loc, row0,
+      arith::DivUIOp::create(rewriter, loc, run, runsPerRow));
   Value runStart = arith::MulIOp::create(
       rewriter, loc, arith::RemUIOp::create(rewriter, loc, run, runsPerRow),
       index(kRun));

@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "arvr/Lowering/Passes.h"
 #include "../Utils/AffineIndex.h"
+#include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -39,9 +39,9 @@ namespace mlir::arvr {
 
 using namespace mlir;
 using arvr::Affine;
+using arvr::decompose;
 using arvr::floorDiv;
 using arvr::kBigDivisor;
-using arvr::decompose;
 using arvr::knownDivisor;
 
 namespace {

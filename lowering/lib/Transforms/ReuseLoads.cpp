@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "arvr/Lowering/Passes.h"
 #include "../Utils/AffineIndex.h"
+#include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -82,8 +82,7 @@ struct Available {
 };
 
 /// Drops what `op` may write from `available`.
-static void forgetWrites(Operation *op,
-                         SmallVector<Available, 8> &available) {
+static void forgetWrites(Operation *op, SmallVector<Available, 8> &available) {
   if (isa<gpu::BarrierOp>(op)) {
     available.clear();
     return;

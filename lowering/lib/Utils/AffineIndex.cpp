@@ -42,7 +42,6 @@ int64_t knownDivisor(Value v, int depth) {
   return 1;
 }
 
-
 int64_t floorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
@@ -117,8 +116,8 @@ static void addLinear(Value v, int64_t scale, Linear &form, int depth) {
     if (isa<arith::MulIOp>(op)) {
       for (unsigned i = 0; i < 2; ++i)
         if (matchPattern(op->getOperand(1 - i), m_ConstantInt(&constant)))
-          return addLinear(op->getOperand(i),
-                           scale * constant.getSExtValue(), form, depth + 1);
+          return addLinear(op->getOperand(i), scale * constant.getSExtValue(),
+                           form, depth + 1);
     }
   }
   form.terms.push_back({v, scale});
