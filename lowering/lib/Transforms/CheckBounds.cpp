@@ -528,13 +528,24 @@ private:
       return Range::unknown();
     }
     if (isa<arith::MinSIOp, arith::MaxSIOp>(op)) {
-      if (!nonOpaque(l) || !nonOpaque(r))
-        return Range::unknown();
       // min(a, b) is at least the least of both lows and at most either
-      // high; max the other way round.
+      // high, whatever the other operand is: clamp(e, lo, hi), that is
+      // min(max(e, lo), hi), is within [lo, hi] for any e (with lo <= hi);
+      // max the other way round. Each end is used only where it does not
+      // depend on scalar parameters.
+      auto end = [&](const Range &range, bool isLow) -> Bound {
+        const Bound &bound = isLow ? range.lo : range.hi;
+        if (!bound || llvm::any_of(*bound, [&](const Form &f) {
+              return dependsOnOpaque(f);
+            }))
+          return std::nullopt;
+        return bound;
+      };
       if (isa<arith::MinSIOp>(op))
-        return {unite(l.lo, r.lo, true), either(l.hi, r.hi, false)};
-      return {either(l.lo, r.lo, true), unite(l.hi, r.hi, false)};
+        return {unite(end(l, true), end(r, true), true),
+                either(end(l, false), end(r, false), false)};
+      return {either(end(l, true), end(r, true), true),
+              unite(end(l, false), end(r, false), false)};
     }
     if (isa<arith::FloorDivSIOp>(op)) {
       std::optional<int64_t> k = constantOf(r);
