@@ -642,7 +642,14 @@ private:
       return arith::TruncIOp::create(builder, l, builder.getI8Type(),
                                      toI32(args[0], argType, l));
     case Builtin::CastU8Sat:
-      return genSaturateU8(args[0], argType, l);
+      return genSaturate(args[0], argType, ScalarType::U8, l);
+    case Builtin::CastU16:
+      if (argType == ScalarType::U16)
+        return args[0];
+      return arith::TruncIOp::create(builder, l, builder.getI16Type(),
+                                     toI32(args[0], argType, l));
+    case Builtin::CastU16Sat:
+      return genSaturate(args[0], argType, ScalarType::U16, l);
     case Builtin::Abs:
       if (call.type == ScalarType::F32)
         return math::AbsFOp::create(builder, l, args[0]);
@@ -715,20 +722,26 @@ private:
   }
 
   /// u8_sat: clamp to [0, 255] (NaN -> 0), round half to even, convert.
-  Value genSaturateU8(Value value, ScalarType from, Location l) {
-    if (from == ScalarType::U8)
+  /// u8_sat / u16_sat: f32 clamped to [0, max], rounded to nearest even,
+  /// converted; integers clamped and truncated.
+  Value genSaturate(Value value, ScalarType from, ScalarType to, Location l) {
+    if (from == to)
       return value;
+    bool is16 = to == ScalarType::U16;
+    Type type = is16 ? builder.getI16Type() : builder.getI8Type();
+    int64_t max = is16 ? 65535 : 255;
     if (from == ScalarType::F32) {
       Value low = arith::MaxNumFOp::create(builder, l, value, constF32(l, 0));
       Value clamped =
-          arith::MinNumFOp::create(builder, l, low, constF32(l, 255));
+          arith::MinNumFOp::create(builder, l, low, constF32(l, float(max)));
       Value rounded = math::RoundEvenOp::create(builder, l, clamped);
-      return arith::FPToUIOp::create(builder, l, builder.getI8Type(), rounded);
+      return arith::FPToUIOp::create(builder, l, type, rounded);
     }
     Value wide = toI32(value, from, l);
     Value low = arith::MaxSIOp::create(builder, l, wide, constI32(l, 0));
-    Value clamped = arith::MinSIOp::create(builder, l, low, constI32(l, 255));
-    return arith::TruncIOp::create(builder, l, builder.getI8Type(), clamped);
+    Value clamped =
+        arith::MinSIOp::create(builder, l, low, constI32(l, int32_t(max)));
+    return arith::TruncIOp::create(builder, l, type, clamped);
   }
 
   /// The arvr boundary of a read of parameter `image` in `mode`, and the

@@ -694,13 +694,16 @@ private:
                 "'" + func.name + "' computes " + getScalarTypeName(got) +
                     " values, but the output is " + output.str(),
                 func.body->getRange());
-    if (want == ScalarType::U8)
-      diags.note(func.body->getLoc(),
-                 "convert with u8_sat(...) to round and saturate, or u8(...) "
-                 "to wrap");
-    else
+    if (want == ScalarType::U8 || want == ScalarType::U16) {
+      std::string name = getScalarTypeName(want).str();
+      diags.note(func.body->getLoc(), "convert with " + name +
+                                          "_sat(...) to round and saturate, "
+                                          "or " +
+                                          name + "(...) to wrap");
+    } else {
       diags.note(func.body->getLoc(),
                  "convert with " + getScalarTypeName(want) + "(...)");
+    }
     return false;
   }
 
@@ -710,10 +713,11 @@ private:
 
   static bool isBuiltinName(llvm::StringRef name) {
     return llvm::StringSwitch<bool>(name)
-        .Cases({"u8_sat", "min",   "max",    "sum",    "clamp",    "abs",
-                "image",  "nv12",  "select", "sqrt",   "exp",      "log",
-                "pow",    "sin",   "cos",    "tan",    "atan2",    "floor",
-                "ceil",   "round", "lerp",   "sample", "bilinear", "nearest"},
+        .Cases({"u8_sat", "u16_sat", "min",    "max",      "sum",
+                "clamp",  "abs",     "image",  "nv12",     "select",
+                "sqrt",   "exp",     "log",    "pow",      "sin",
+                "cos",    "tan",     "atan2",  "floor",    "ceil",
+                "round",  "lerp",    "sample", "bilinear", "nearest"},
                true)
         .Default(false);
   }
@@ -980,6 +984,8 @@ private:
                        .Case("i32", Builtin::CastI32)
                        .Case("u8", Builtin::CastU8)
                        .Case("u8_sat", Builtin::CastU8Sat)
+                       .Case("u16", Builtin::CastU16)
+                       .Case("u16_sat", Builtin::CastU16Sat)
                        .Case("min", Builtin::Min)
                        .Case("max", Builtin::Max)
                        .Case("clamp", Builtin::Clamp)
@@ -1014,11 +1020,16 @@ private:
     case Builtin::CastI32:
     case Builtin::CastU8:
     case Builtin::CastU8Sat:
+    case Builtin::CastU16:
+    case Builtin::CastU16Sat:
       if (!checkArgCount(call, 1))
         return false;
       call.type = call.builtin == Builtin::CastF32   ? ScalarType::F32
                   : call.builtin == Builtin::CastI32 ? ScalarType::I32
-                                                     : ScalarType::U8;
+                  : call.builtin == Builtin::CastU16 ||
+                          call.builtin == Builtin::CastU16Sat
+                      ? ScalarType::U16
+                      : ScalarType::U8;
       return true;
     case Builtin::Abs: {
       if (!checkArgCount(call, 1))

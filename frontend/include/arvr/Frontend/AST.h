@@ -189,6 +189,8 @@ public:
     CastI32,
     CastU8,
     CastU8Sat,
+    CastU16,
+    CastU16Sat,
     Min,
     Max,
     Clamp,
