@@ -455,6 +455,12 @@ bool arvrc::checkOutputPath(const std::string &path, bool isFloat, int channels,
                               "use .png, .jpg, .bmp, .ppm or .pgm");
     return false;
   }
+  if ((ext == "jpg" || ext == "jpeg") && (channels == 2 || channels == 4)) {
+    error = path + ": JPEG has no alpha channel, but this output has " +
+            std::to_string(channels) +
+            " channels (the last one alpha); write it as .png";
+    return false;
+  }
   if ((ext == "ppm" && channels != 3) || (ext == "pgm" && channels != 1) ||
       (ext == "pfm" && channels != 1 && channels != 3)) {
     error = path + ": ." + ext + " holds " +
