@@ -335,13 +335,13 @@ std::vector<std::string> knownScalars(const arvr::KernelDecl &kernel,
 }
 
 /// The channel count of each u8 image parameter of any count whose files
-/// (`frames` for the first image parameter of a batch, else its -i) all
-/// hold the same count, read from their headers: (argument index in the
+/// (its -i in every frame of `frames`, see frameInputs) all hold the same
+/// count, read from their headers: (argument index in the
 /// lowered kernel, `name.channels=N`). The kernel is compiled for them;
 /// files that cannot be probed are left to bindParams to report.
 std::vector<std::pair<size_t, std::string>>
 knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
-              const std::vector<std::string> &frames, bool batch) {
+              const std::vector<std::vector<std::string>> &frames) {
   std::vector<std::pair<size_t, std::string>> known;
   size_t nextImage = 0, argument = 0;
   for (const arvr::Param &param : kernel.params) {
@@ -354,9 +354,9 @@ knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
         param.type.scalar != arvr::ScalarType::U8 ||
         image >= args.images.size())
       continue;
-    std::vector<std::string> paths = {args.images[image]};
-    if (batch && image == 0)
-      paths = frames;
+    std::vector<std::string> paths;
+    for (const std::vector<std::string> &frame : frames)
+      paths.push_back(frame[image]);
     int channels = 0;
     for (const std::string &path : paths) {
       int width = 0, height = 0, these = 0;
@@ -523,6 +523,49 @@ bool isPattern(const std::string &path) {
   return path.find_first_of("*?[") != std::string::npos;
 }
 
+/// The -i values of each frame of a run: one frame of `images` as given,
+/// or, when any is a pattern, one frame per file of the patterns (each
+/// expanded and sorted, all to the same count: a stereo pair's left and
+/// right folders, in step), the other -i the same in every frame. The
+/// first pattern names the outputs (`namer`). False with `error` set when
+/// a pattern matches nothing or the counts differ.
+bool frameInputs(const std::vector<std::string> &images,
+                 std::vector<std::vector<std::string>> &frames, size_t &namer,
+                 std::string &error) {
+  frames = {images};
+  namer = images.size();
+  std::vector<std::vector<std::string>> expanded(images.size());
+  size_t count = 1;
+  for (size_t i = 0; i < images.size(); ++i) {
+    if (!isPattern(images[i]))
+      continue;
+    expanded[i] = expandPattern(images[i]);
+    if (expanded[i].empty()) {
+      error = "no file matches '" + images[i] + "'";
+      return false;
+    }
+    if (namer == images.size()) {
+      namer = i;
+      count = expanded[i].size();
+    } else if (expanded[i].size() != count) {
+      error = "-i '" + images[namer] + "' matches " + std::to_string(count) +
+              " files but -i '" + images[i] + "' matches " +
+              std::to_string(expanded[i].size()) +
+              ": the patterns of a batch are read in step, so they must " +
+              "match as many files";
+      return false;
+    }
+  }
+  if (namer == images.size())
+    return true;
+  frames.assign(count, images);
+  for (size_t i = 0; i < images.size(); ++i)
+    if (!expanded[i].empty())
+      for (size_t f = 0; f < count; ++f)
+        frames[f][i] = expanded[i][f];
+  return true;
+}
+
 /// `dir/name.png` for input `.../name.ext`; `dir/name.OUTPUT.png` for the
 /// output named OUTPUT of a kernel with named outputs (.pfm for f32).
 std::string outputFor(const std::string &dir, const std::string &input,
@@ -556,19 +599,21 @@ int runRun(const RunArgs &args) {
     return fail(args.input + ": no kernel named '" + kernelName + "'");
   kernel = &compilation.getAst().kernels.front();
 
-  // Many frames: the first -i is a pattern and -o a folder.
-  std::vector<std::string> frames = {args.images.empty() ? "" : args.images[0]};
-  bool batch = !args.images.empty() && isPattern(args.images[0]);
+  // Many frames: an -i is a pattern (several are read in step) and -o a
+  // folder.
+  std::vector<std::vector<std::string>> frames;
+  size_t namer = 0;
+  std::string frameError;
+  if (!frameInputs(args.images, frames, namer, frameError))
+    return fail(frameError);
+  bool batch = namer < args.images.size();
   const std::string &folder = args.outputs.front();
   if (batch) {
-    frames = expandPattern(args.images[0]);
-    if (frames.empty())
-      return fail("no file matches '" + args.images[0] + "'");
     if (args.outputs.size() != 1)
-      return fail("-i '" + args.images[0] +
+      return fail("-i '" + args.images[namer] +
                   "' names several frames: give one -o, the output folder");
     if (llvm::sys::fs::exists(folder) && !llvm::sys::fs::is_directory(folder))
-      return fail(folder + ": is not a folder, but -i '" + args.images[0] +
+      return fail(folder + ": is not a folder, but -i '" + args.images[namer] +
                   "' names several frames");
     if (llvm::sys::fs::create_directories(folder))
       return fail(folder + ": cannot create this output folder");
@@ -613,7 +658,7 @@ int runRun(const RunArgs &args) {
   options.specialize = knownScalars(*kernel, args.params);
   // Images' channel counts, from the files' headers.
   std::vector<std::pair<size_t, std::string>> channels =
-      knownChannels(*kernel, args, frames, batch);
+      knownChannels(*kernel, args, frames);
   for (const auto &[argument, value] : channels)
     options.specialize.push_back(value);
   options.fastMath = args.fastMath;
@@ -642,13 +687,13 @@ int runRun(const RunArgs &args) {
     Clock::time_point frameStart = Clock::now();
     Frame frame;
     RunArgs frameArgs = args;
-    if (!frameArgs.images.empty())
-      frameArgs.images[0] = frames[f];
+    frameArgs.images = frames[f];
     frame.outputPaths = args.outputs;
     if (batch) {
       frame.outputPaths.clear();
       for (size_t o = 0; o < kernel->outputs.size(); ++o)
-        frame.outputPaths.push_back(outputFor(folder, frames[f], *kernel, o));
+        frame.outputPaths.push_back(
+            outputFor(folder, frames[f][namer], *kernel, o));
     }
     Bindings &bindings = frame.bindings;
     std::string &error = frame.error;
@@ -746,7 +791,7 @@ int runRun(const RunArgs &args) {
                          std::move(frame.bindings.outputs));
     if (progress)
       llvm::errs() << "\r[" << f + 1 << "/" << frames.size() << "] "
-                   << frames[f] << "\x1b[K";
+                   << frames[f][namer] << "\x1b[K";
     if (!batch) {
       if (!finishWriting())
         return false;
