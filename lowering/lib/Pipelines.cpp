@@ -115,6 +115,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // There, a thread's neighbouring bytes are read and written as aligned
   // vectors (rows checked aligned once per block).
   pm.addPass(createArvrWideAccess());
+  // A warp's 16-byte stores of runs of columns, exchanged through shared
+  // memory so that each store instruction writes contiguous bytes.
+  pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
   // Opt-in: divisions by a value fixed for all points as products, once
   // constants are folded (as at the end of the CPU's loops).

@@ -221,6 +221,34 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   }];
 }
 
+def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
+  let summary = "Stage a warp's 16-byte stores through shared memory so "
+                "each store instruction writes contiguous bytes";
+  let description = [{
+    In the wide version of a `gpu.launch` (the `vector.store`s of
+    `vector<16xi8>` that `arvr-wide-access` made under the `scf.if` marked
+    `arvr.interior`), a thread storing n vectors of a run of columns
+    (offsets 0, 16, ... 16 (n - 1) from one index, in which thread x
+    appears only as `thread_x * 16 n`: lane x + 1's bytes follow lane x's)
+    writes them to its slot of dynamic shared memory; after
+    `nvvm.bar.warp.sync`, each lane stores chunks `k * G + x` of its group
+    of G lanes (threads x 0..G-1 of one thread y), so each store
+    instruction writes G * 16 contiguous bytes instead of 16 bytes of every
+    16 n. The block must have a multiple of 32 threads, G = block x must
+    divide 32, and the launch must not already use dynamic shared memory;
+    it gets `G * block y * 16 n` bytes.
+
+    The interior version is chosen per thread, so the warp first votes
+    (`nvvm.vote.sync all`) on that choice where all its lanes are present,
+    before the split; a group is staged only when the whole warp is in the
+    interior, and otherwise stores as before. The bytes written are the
+    same.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
   let summary = "Merge a thread's neighbouring byte reads and writes into "
                 "aligned vectors";

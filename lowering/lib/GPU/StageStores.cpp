@@ -1,0 +1,262 @@
+//===- StageStores.cpp - A warp's wide stores made contiguous per lane ----===//
+//
+// arvr-wide-access gives each thread of a run of columns aligned 16-byte
+// stores of its own bytes: for 16 RGB pixels, 48 contiguous bytes as three
+// stores 16 bytes apart. Neighbouring lanes' runs are 48 bytes apart, so
+// each store instruction of a warp writes 16 bytes of every 48: half
+// sectors, which the L2 merges at a cost (Nsight, NV12 at 4K: L2 at 50% of
+// its peak, DRAM at 10%). This pass stages such stores through shared
+// memory, as hand-written CUDA does: each lane writes its n vectors to its
+// slot, the warp synchronises, and each lane then stores the group's
+// vectors k * G + lane of the group, so that each store instruction of a
+// group of G lanes writes G * 16 contiguous bytes.
+//
+// Where: in a gpu.launch whose block has a multiple of 32 threads and an x
+// size G dividing 32 (the lanes of one group: the same thread y, threads x
+// 0..G-1), in the wide version of arvr-wide-access (the vector.stores of
+// vector<16xi8> under the scf.if marked arvr.interior), for each group of n
+// stores to one memref whose indices differ only by offsets 0, 16, ...,
+// 16 (n - 1), and in which thread x appears only as `thread_x * 16 n` (so
+// lane x + 1's bytes follow lane x's). The launch must not use dynamic
+// shared memory already; it gets G * by * 16 n bytes.
+//
+// Every lane of a warp must take the staged path: the interior version is
+// decided per thread, so the warp votes (nvvm.vote.sync all) on the
+// interior condition where all its lanes are present, before the split,
+// and a group is staged only when the whole warp is interior (the alignment
+// test of the wide version is the same for every thread). Otherwise the
+// thread stores as before. The bytes written are the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Utils/AffineIndex.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/CSE.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRSTAGESTORES
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarp = 32;
+constexpr int64_t kVectorBytes = 16;
+
+/// Whether `v` is computed from `x` (through at most a few ops).
+static bool dependsOn(Value v, Value x, int depth = 0) {
+  if (v == x)
+    return true;
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 24)
+    return false;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return dependsOn(operand, x, depth + 1);
+  });
+}
+
+/// A group of a thread's 16-byte stores to one memref, contiguous, in
+/// order of offset.
+struct StoreGroup {
+  Value memref;
+  SmallVector<vector::StoreOp> stores;
+};
+
+/// The groups of `block`'s stores that lanes of a row can exchange (see
+/// the file comment); `tx` is the launch's thread x.
+static SmallVector<StoreGroup> findGroups(Block &block, Value tx) {
+  // (memref, the index's terms) -> (offset, store).
+  SmallVector<std::tuple<Value, arvr::Linear,
+                         SmallVector<std::pair<int64_t, vector::StoreOp>>>>
+      candidates;
+  for (auto store : block.getOps<vector::StoreOp>()) {
+    auto type = store.getVectorType();
+    if (type.getRank() != 1 || type.getNumElements() != kVectorBytes ||
+        !type.getElementType().isInteger(8) || store.getIndices().size() != 1)
+      continue;
+    arvr::Linear form = arvr::linearize(store.getIndices()[0]);
+    int64_t offset = form.offset;
+    form.offset = 0;
+    auto it = llvm::find_if(candidates, [&](auto &c) {
+      return std::get<0>(c) == store.getBase() && std::get<1>(c) == form;
+    });
+    if (it == candidates.end())
+      candidates.push_back({store.getBase(), form, {{offset, store}}});
+    else
+      std::get<2>(*it).push_back({offset, store});
+  }
+  SmallVector<StoreGroup> groups;
+  for (auto &[memref, form, stores] : candidates) {
+    llvm::sort(stores, [](auto &a, auto &b) { return a.first < b.first; });
+    int64_t n = stores.size();
+    bool contiguous = true;
+    for (int64_t k = 0; k < n; ++k)
+      contiguous &= stores[k].first == stores[0].first + k * kVectorBytes;
+    // Thread x only as tx * 16 n: lane x + 1's bytes follow lane x's.
+    int64_t txScale = 0;
+    bool txElsewhere = false;
+    for (auto [value, scale] : form.terms) {
+      if (value == tx)
+        txScale = scale;
+      else if (dependsOn(value, tx))
+        txElsewhere = true;
+    }
+    if (!contiguous || txElsewhere || txScale != n * kVectorBytes)
+      continue;
+    StoreGroup group{memref, {}};
+    for (auto &[offset, store] : stores)
+      group.stores.push_back(store);
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+/// Stages `group`: after its last store, `if (warpInterior) {staged} else
+/// {the stores}`.
+static void stage(OpBuilder &b, StoreGroup &group, Value warpInterior,
+                  Value smem, Value linear, Value tx, int64_t lanes) {
+  int64_t n = group.stores.size();
+  vector::StoreOp last = group.stores.front();
+  for (vector::StoreOp store : group.stores)
+    if (last->isBeforeInBlock(store))
+      last = store;
+  Location loc = last.getLoc();
+  b.setInsertionPointAfter(last);
+  auto split = scf::IfOp::create(b, loc, warpInterior, /*withElse=*/true);
+  // The else branch: the stores as they were.
+  for (vector::StoreOp store : group.stores)
+    store->moveBefore(split.elseBlock()->getTerminator());
+  // The staged branch.
+  b.setInsertionPoint(split.thenBlock()->getTerminator());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value slotBytes = index(n * kVectorBytes);
+  Value mine = arith::MulIOp::create(b, loc, linear, slotBytes);
+  for (auto [k, store] : llvm::enumerate(group.stores)) {
+    Value at = arith::AddIOp::create(b, loc, mine, index(k * kVectorBytes));
+    auto write = vector::StoreOp::create(b, loc, store.getValueToStore(), smem,
+                                         ValueRange{at});
+    write.setAlignment(kVectorBytes);
+  }
+  Value full = arith::ConstantIntOp::create(b, loc, -1, 32);
+  NVVM::SyncWarpOp::create(b, loc, full);
+  // The group's first lane: this lane's thread id less its x.
+  Value groupSlot = arith::MulIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, linear, tx), slotBytes);
+  Value firstIndex = group.stores.front().getIndices()[0];
+  Value groupStart = arith::SubIOp::create(
+      b, loc, firstIndex, arith::MulIOp::create(b, loc, tx, slotBytes));
+  for (int64_t k = 0; k < n; ++k) {
+    // Chunk k * lanes + x of the group's bytes.
+    Value chunkBytes = arith::MulIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, tx, index(k * lanes)),
+        index(kVectorBytes));
+    auto read = vector::LoadOp::create(
+        b, loc, group.stores.front().getVectorType(), smem,
+        ValueRange{arith::AddIOp::create(b, loc, groupSlot, chunkBytes)});
+    read.setAlignment(kVectorBytes);
+    auto write = vector::StoreOp::create(
+        b, loc, read, group.memref,
+        ValueRange{arith::AddIOp::create(b, loc, groupStart, chunkBytes)});
+    write.setAlignment(kVectorBytes);
+  }
+  // The slots are free again for the next group.
+  NVVM::SyncWarpOp::create(b, loc, full);
+}
+
+/// The constant size of a launch's block dimension, or 0.
+static int64_t constantOf(Value v) {
+  APInt value;
+  return matchPattern(v, m_ConstantInt(&value)) ? value.getSExtValue() : 0;
+}
+
+static void stageLaunch(gpu::LaunchOp launch) {
+  int64_t bx = constantOf(launch.getBlockSizeX());
+  int64_t by = constantOf(launch.getBlockSizeY());
+  int64_t bz = constantOf(launch.getBlockSizeZ());
+  if (bx < 1 || by < 1 || bz != 1 || (bx * by) % kWarp != 0 ||
+      kWarp % bx != 0 || launch.getDynamicSharedMemorySize())
+    return;
+  // The split between interior and border versions, where every lane of a
+  // warp is present: in the launch's body itself.
+  Block &body = launch.getBody().front();
+  scf::IfOp split;
+  for (auto op : body.getOps<scf::IfOp>())
+    if (op->hasAttr(arvr::kInteriorAttrName))
+      split = op;
+  if (!split)
+    return;
+  // Only launches with 16-byte stores in the interior; their indices,
+  // made apart for each store, are first made one value each where equal.
+  bool wide = false;
+  split.getThenRegion().walk([&](vector::StoreOp store) {
+    wide |= store.getVectorType().getNumElements() == kVectorBytes;
+  });
+  if (!wide)
+    return;
+  IRRewriter rewriter(launch.getContext());
+  DominanceInfo dominance(launch);
+  eliminateCommonSubExpressions(rewriter, dominance, launch);
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  // The wide versions' blocks: where arvr-wide-access put 16-byte stores.
+  SmallVector<std::pair<Block *, SmallVector<StoreGroup>>> work;
+  int64_t bytesPerThread = 0;
+  split.getThenRegion().walk([&](Block *block) {
+    SmallVector<StoreGroup> groups = findGroups(*block, tx);
+    for (StoreGroup &group : groups)
+      bytesPerThread =
+          std::max<int64_t>(bytesPerThread, group.stores.size() * kVectorBytes);
+    if (!groups.empty())
+      work.push_back({block, std::move(groups)});
+  });
+  if (work.empty())
+    return;
+  OpBuilder b(split);
+  Location loc = split.getLoc();
+  Value full = arith::ConstantIntOp::create(b, loc, -1, 32);
+  Value warpInterior =
+      NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), full,
+                               split.getCondition(), NVVM::VoteSyncKind::all);
+  int64_t bytes = bx * by * bytesPerThread;
+  OpBuilder outside(launch);
+  launch.getDynamicSharedMemorySizeMutable().assign(
+      arith::ConstantIntOp::create(outside, loc, bytes, 32));
+  for (auto &[block, groups] : work) {
+    b.setInsertionPointToStart(block);
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    Value smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    Value linear = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, ty,
+                              arith::ConstantIndexOp::create(b, loc, bx)),
+        tx);
+    for (StoreGroup &group : groups)
+      stage(b, group, warpInterior, smem, linear, tx, bx);
+  }
+}
+
+struct ArvrStageStoresPass
+    : public arvr::impl::ArvrStageStoresBase<ArvrStageStoresPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches)
+      stageLaunch(launch);
+  }
+};
+
+} // namespace
