@@ -160,10 +160,11 @@ LogicalResult StageOp::verify() {
 LogicalResult YieldOp::verify() {
   Operation *parent = (*this)->getParentOp();
   if (auto reduce = dyn_cast<ReduceOp>(parent)) {
-    if (reduce.getKind() == ReductionKind::argmin) {
+    if (reduce.isArg()) {
       if (!isa<IntegerType, FloatType>(getValue().getType()))
-        return emitOpError("argmin compares numbers, not ")
-               << getValue().getType();
+        return emitOpError()
+               << stringifyReductionKind(reduce.getKind())
+               << " compares numbers, not " << getValue().getType();
       return success();
     }
     if (getValue().getType() != reduce.getType())
@@ -240,8 +241,9 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("region must take the reduction variable as one i32");
   if (!isa<YieldOp>(body.getTerminator()))
     return emitOpError("region must end in 'arvr.yield'");
-  if (getKind() == ReductionKind::argmin && !getType().isSignlessInteger(32))
-    return emitOpError("argmin gives an i32 index, not ") << getType();
+  if (isArg() && !getType().isSignlessInteger(32))
+    return emitOpError() << stringifyReductionKind(getKind())
+                         << " gives an i32 index, not " << getType();
   if (std::optional<int64_t> unroll = getUnroll();
       unroll && (*unroll < 1 || *unroll > 64))
     return emitOpError("unroll must be 1 to 64, not ") << *unroll;

@@ -112,6 +112,8 @@ llvm::StringRef ReduceExpr::getName(Op op) {
     return "max";
   case Op::Argmin:
     return "argmin";
+  case Op::Argmax:
+    return "argmax";
   }
   llvm_unreachable("unknown reduction");
 }

@@ -488,6 +488,9 @@ private:
     case ::arvr::ReduceExpr::Op::Argmin:
       kind = mlir::arvr::ReductionKind::argmin;
       break;
+    case ::arvr::ReduceExpr::Op::Argmax:
+      kind = mlir::arvr::ReductionKind::argmax;
+      break;
     }
     auto op = mlir::arvr::ReduceOp::create(
         builder, l, getScalarType(reduce.type), kind, lo, hi,

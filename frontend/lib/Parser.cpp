@@ -602,8 +602,9 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   // A second range, `sum(i in a..b, j in c..d, expr)`: the same reduction
   // over j inside the one over i.
   if (tok.is(TokenKind::kw_in)) {
-    if (name == "argmin") {
-      diags.error(tok.getLoc(), "'argmin' takes one range", tok.getRange());
+    if (name == "argmin" || name == "argmax") {
+      diags.error(tok.getLoc(), "'" + name + "' takes one range",
+                  tok.getRange());
       return nullptr;
     }
     body = parseReduction(start, name, std::move(body));
@@ -613,10 +614,11 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   } else if (!expect(TokenKind::r_paren, "')' to end the reduction")) {
     return nullptr;
   }
-  ReduceExpr::Op op = name == "sum"   ? ReduceExpr::Op::Sum
-                      : name == "min" ? ReduceExpr::Op::Min
-                      : name == "max" ? ReduceExpr::Op::Max
-                                      : ReduceExpr::Op::Argmin;
+  ReduceExpr::Op op = name == "sum"      ? ReduceExpr::Op::Sum
+                      : name == "min"    ? ReduceExpr::Op::Min
+                      : name == "max"    ? ReduceExpr::Op::Max
+                      : name == "argmin" ? ReduceExpr::Op::Argmin
+                                         : ReduceExpr::Op::Argmax;
   return std::make_unique<ReduceExpr>(
       llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
       variable->getRange(), std::move(lo), std::move(hi), std::move(body));
@@ -636,7 +638,7 @@ bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end,
         diags.error(callee->getLoc(),
                     "'" + callee->spelling +
                         "' is not a reduction: the "
-                        "reductions are sum, min, max and argmin",
+                        "reductions are sum, min, max, argmin and argmax",
                     callee->getRange());
         diags.note(tok.getLoc(), "a range ('i in lo..hi') is only allowed "
                                  "in a reduction");
@@ -703,7 +705,8 @@ ExprPtr Parser::parsePrimary() {
     if (tok.is(TokenKind::l_paren)) {
       std::vector<ExprPtr> args;
       llvm::SMLoc end;
-      if (name == "sum" || name == "min" || name == "max" || name == "argmin") {
+      if (name == "sum" || name == "min" || name == "max" || name == "argmin" ||
+          name == "argmax") {
         // A reduction, `sum(i in lo..hi, expr)`, or the call `min(a, b)`.
         consume(); // '('
         ExprPtr first = parseExpr();

@@ -1296,8 +1296,10 @@ private:
                   reduce.body->getRange());
       return false;
     }
-    // argmin gives the index; the others a value of the terms' type.
+    // argmin and argmax give the index; the others a value of the terms'
+    // type.
     reduce.type = reduce.op != ReduceExpr::Op::Argmin &&
+                          reduce.op != ReduceExpr::Op::Argmax &&
                           reduce.body->type == ScalarType::F32
                       ? ScalarType::F32
                       : ScalarType::I32;

@@ -554,18 +554,32 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
           termType, APInt::getSignedMaxValue(termType.getIntOrFloatBitWidth()));
     };
 
-    if (reduce.getKind() == ReductionKind::argmin) {
-      Value initValue = arith::ConstantOp::create(rewriter, loc, largest());
+    auto smallest = [&]() -> TypedAttr {
+      if (isFloat)
+        return rewriter.getF32FloatAttr(-INFINITY);
+      return rewriter.getIntegerAttr(
+          termType, APInt::getSignedMinValue(termType.getIntOrFloatBitWidth()));
+    };
+
+    if (reduce.isArg()) {
+      // The first index whose term is strictly better than every earlier
+      // one: less (argmin) or greater (argmax).
+      bool isMin = reduce.getKind() == ReductionKind::argmin;
+      Value initValue = arith::ConstantOp::create(
+          rewriter, loc, isMin ? largest() : smallest());
       lowerReductionLoop(
           reduce, adaptor, rewriter, {initValue, adaptor.getLower()},
           [&](Value i, Value term, ValueRange best) -> SmallVector<Value> {
-            Value smaller =
-                isFloat ? Value(arith::CmpFOp::create(rewriter, loc,
-                                                      arith::CmpFPredicate::OLT,
-                                                      term, best[0]))
-                        : Value(arith::CmpIOp::create(rewriter, loc,
-                                                      arith::CmpIPredicate::slt,
-                                                      term, best[0]));
+            Value smaller = isFloat ? Value(arith::CmpFOp::create(
+                                          rewriter, loc,
+                                          isMin ? arith::CmpFPredicate::OLT
+                                                : arith::CmpFPredicate::OGT,
+                                          term, best[0]))
+                                    : Value(arith::CmpIOp::create(
+                                          rewriter, loc,
+                                          isMin ? arith::CmpIPredicate::slt
+                                                : arith::CmpIPredicate::sgt,
+                                          term, best[0]));
             Value value =
                 arith::SelectOp::create(rewriter, loc, smaller, term, best[0]);
             Value index =
@@ -585,13 +599,10 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
       identity = largest();
       break;
     case ReductionKind::max:
-      identity = isFloat
-                     ? TypedAttr(rewriter.getF32FloatAttr(-INFINITY))
-                     : TypedAttr(rewriter.getIntegerAttr(
-                           termType, APInt::getSignedMinValue(
-                                         termType.getIntOrFloatBitWidth())));
+      identity = smallest();
       break;
     case ReductionKind::argmin:
+    case ReductionKind::argmax:
       llvm_unreachable("handled above");
     }
     Value init = arith::ConstantOp::create(rewriter, loc, identity);
@@ -612,6 +623,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
                     : Value(arith::MinSIOp::create(rewriter, loc, a, term))};
           case ReductionKind::max:
           case ReductionKind::argmin:
+          case ReductionKind::argmax:
             break;
           }
           return {isFloat

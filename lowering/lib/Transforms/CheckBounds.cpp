@@ -471,9 +471,10 @@ private:
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
       return range(op->getOperand(0));
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (reduce.getKind() != ReductionKind::argmin)
+      if (!reduce.isArg())
         return Range::unknown();
-      // The first index of the least term, or `lower` for an empty range.
+      // The first index of the least (greatest) term, or `lower` for an
+      // empty range.
       Range lower = range(reduce.getLower());
       Range upper = range(reduce.getUpper());
       return {lower.lo, unite(lower.hi, upper.hi, false)};
