@@ -23,9 +23,11 @@
 // Every lane of a warp must take the staged path: the interior version is
 // decided per thread, so the warp votes (nvvm.vote.sync all) on the
 // interior condition where all its lanes are present, before the split,
-// and a group is staged only when the whole warp is interior (the alignment
-// test of the wide version is the same for every thread). Otherwise the
-// thread stores as before. The bytes written are the same.
+// and a group is staged only when the whole warp is interior, and only in a
+// block every interior thread reaches (between the split and it, only
+// scf.ifs on conditions the same for every thread, as the wide version's
+// alignment test). Otherwise the thread stores as before. The bytes
+// written are the same.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,16 +53,52 @@ namespace {
 constexpr int64_t kWarp = 32;
 constexpr int64_t kVectorBytes = 16;
 
-/// Whether `v` is computed from `x` (through at most a few ops).
+/// Whether `v` may be computed from `x`: true when it is, or when it is
+/// made through more ops than this looks at.
 static bool dependsOn(Value v, Value x, int depth = 0) {
   if (v == x)
     return true;
   Operation *op = v.getDefiningOp();
-  if (!op || depth > 24)
+  if (!op)
     return false;
+  if (depth > 32)
+    return true;
   return llvm::any_of(op->getOperands(), [&](Value operand) {
     return dependsOn(operand, x, depth + 1);
   });
+}
+
+/// Whether `v` is the same for every thread of `launch`: made outside it,
+/// or from its block ids and sizes by side-effect-free ops. False when
+/// unsure (a thread id, a loop's variable, a read of memory, a deep
+/// expression).
+static bool isUniform(Value v, gpu::LaunchOp launch, int depth = 0) {
+  if (!launch->isAncestor(v.getParentRegion()->getParentOp()))
+    return true;
+  if (auto argument = dyn_cast<BlockArgument>(v)) {
+    if (argument.getOwner() != &launch.getBody().front())
+      return false;
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    return v != ids.x && v != ids.y && v != ids.z;
+  }
+  Operation *op = v.getDefiningOp();
+  if (depth > 32 || op->getNumRegions() || !isMemoryEffectFree(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return isUniform(operand, launch, depth + 1);
+  });
+}
+
+/// Whether every thread that reaches `split`'s then-block also reaches
+/// `block`: each op between them is an scf.if on a uniform condition.
+static bool reachedByAll(Block *block, scf::IfOp split, gpu::LaunchOp launch) {
+  for (Operation *op = block->getParentOp(); op != split.getOperation();
+       op = op->getBlock()->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (!branch || !isUniform(branch.getCondition(), launch))
+      return false;
+  }
+  return true;
 }
 
 /// A group of a thread's 16-byte stores to one memref, contiguous, in
@@ -211,6 +249,9 @@ static void stageLaunch(gpu::LaunchOp launch) {
   SmallVector<std::pair<Block *, SmallVector<StoreGroup>>> work;
   int64_t bytesPerThread = 0;
   split.getThenRegion().walk([&](Block *block) {
+    // All lanes of a warp exchange bytes: none may be elsewhere.
+    if (!reachedByAll(block, split, launch))
+      return;
     SmallVector<StoreGroup> groups = findGroups(*block, tx);
     for (StoreGroup &group : groups)
       bytesPerThread =
