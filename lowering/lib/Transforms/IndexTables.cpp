@@ -130,13 +130,12 @@ static void tabulate(Operation *loop, Block &body, Value index, int64_t lower,
                      int64_t step, int64_t count,
                      const DenseMap<Value, Attribute> &fixed) {
   IndexOnly indexOnly = findIndexOnly(body, index, fixed);
+  DenseSet<Operation *> inChain(indexOnly.ops.begin(), indexOnly.ops.end());
   SmallVector<Value> wanted;
   for (Operation *op : indexOnly.ops) {
     Value v = op->getResult(0);
-    bool readElsewhere = llvm::any_of(v.getUsers(), [&](Operation *user) {
-      return !indexOnly.heavy.contains(
-          user->getNumResults() == 1 ? user->getResult(0) : Value());
-    });
+    bool readElsewhere = llvm::any_of(
+        v.getUsers(), [&](Operation *user) { return !inChain.contains(user); });
     if (indexOnly.heavy.lookup(v) && readElsewhere)
       wanted.push_back(v);
   }
