@@ -280,6 +280,7 @@ variants=(
   "examples/gaussian_blur.arvr|tests/data/odd-641x479.png|out.gpu_pixels(4);|blur_x.unroll(4);|out.unroll(3);"
   "examples/gaussian_blur.arvr|tests/data/baboon.jpg|out.gpu_pixels(3);|norm.unroll(2);"
   "tests/lit/Driver/Inputs/three-outputs.arvr|tests/data/odd-641x479.png|frame.gpu_pixels(3);|preview.gpu_pixels(2);"
+  "tests/lit/Driver/Inputs/shared-chain.arvr|tests/data/odd-641x479.png|bx.compute_shared();|b.compute_shared();"
 )
 for entry in "${variants[@]}"; do
   IFS='|' read -r -a fields <<<"$entry"

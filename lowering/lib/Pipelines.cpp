@@ -81,6 +81,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   if (arvrPasses)
     buildArvrPipeline(pm);
   pm.addPass(createCanonicalizerPass());
+  // A stencil's input read once per block into shared memory, so that its
+  // taps need no boundary handling.
+  pm.addPass(createArvrStageInputs());
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());

@@ -414,18 +414,72 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
   return overTile;
 }
 
-/// A stage computed in shared memory (its loop's schedule says shared,
-/// writing a buffer that one other loop reads) and its reader become one
-/// gpu.launch over the reader's tiles: each block computes the stage's
-/// tile and halo into dynamic shared memory, cooperatively (each thread a
-/// strided share of it), waits at a barrier, then computes its tile of the
-/// reader reading shared memory instead of the buffer.
+/// A shared stage of a launch: its loop, what it writes and where its
+/// tile lives.
+struct SharedMember {
+  scf::ParallelOp loop;
+  SharedPair pair;
+  Value tile;        // The view of dynamic shared memory.
+  Value rows, cols;  // The tile's size.
+  Operation *reader; // The loop reading it (a member or the launch's).
+};
+
+/// Collects the shared stages feeding `last` (a shared stage whose reader
+/// is not shared), transitively: the stages, in block order, whose one
+/// reader is `last` or another of them. Failure if one of them has no
+/// reader pair.
+static LogicalResult collectChain(scf::ParallelOp last, const SharedPair &pair,
+                                  SmallVector<SharedMember> &members) {
+  members.push_back({last, pair, {}, {}, {}, pair.reader});
+  DenseSet<Operation *> inChain = {last};
+  // Block order: a producer is before its reader, so one backward sweep
+  // finds every member.
+  for (Operation *op = last->getPrevNode(); op; op = op->getPrevNode()) {
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop || !isShared(loop))
+      continue;
+    SharedPair feeds;
+    if (failed(findSharedPair(loop, feeds)) || !inChain.contains(feeds.reader))
+      continue;
+    members.push_back({loop, feeds, {}, {}, {}, feeds.reader});
+    inChain.insert(loop);
+  }
+  std::reverse(members.begin(), members.end());
+  return success();
+}
+
+/// Replaces the loads of `pair`'s buffer (in its reader's body) by loads of
+/// `tile`, whose first element is the buffer's (row0, col0).
+static void readTile(PatternRewriter &rewriter, Location loc,
+                     ArrayRef<memref::LoadOp> loads, Value tile, Value row0,
+                     Value col0) {
+  for (memref::LoadOp load : loads) {
+    rewriter.setInsertionPoint(load);
+    SmallVector<Value, 3> at = {
+        arith::SubIOp::create(rewriter, loc, load.getIndices()[0], row0),
+        arith::SubIOp::create(rewriter, loc, load.getIndices()[1], col0),
+        load.getIndices()[2]};
+    rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
+  }
+}
+
+/// Shared stages (their loops' schedules say shared, each writing a buffer
+/// that one other loop reads) and the loop that reads the last of them
+/// become one gpu.launch over the reader's tiles: each block computes each
+/// stage's tile and halo into dynamic shared memory, cooperatively (each
+/// thread a strided share of it), producers first, a barrier after each,
+/// then its tile of the reader, each loop reading shared memory instead of
+/// the buffers. The stages form a tree whose root is read by the reader:
+/// a stage read by a shared stage is computed over that stage's tile and
+/// halo (a chain, like an input staged by arvr-stage-inputs under a
+/// horizontal pass).
 ///
-/// arvr-infer-bounds made the stage's window the reader's grown by a fixed
-/// halo (reads at the reader's x, y plus uniform offsets), so in the
-/// stage's own coordinates, the tile of reader rows [r0, r0 + by) needs the
-/// stage rows [r0, r0 + by + (stage height - reader height)), and the same
-/// for columns: the shared tile is (by + extra rows) x (bx + extra columns).
+/// arvr-infer-bounds made each stage's window its reader's grown by a
+/// fixed halo (reads at the reader's x, y plus uniform offsets), so in the
+/// stage's own coordinates, the tile of reader rows [r0, r0 + by) needs
+/// the stage rows [r0, r0 + by + (stage height - reader height)), and the
+/// same for columns; every tile starts at the same (r0, c0). The tiles lie
+/// one after the other in shared memory, each at a multiple of 16 bytes.
 struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
   SharedStageToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY,
                       int64_t sharedRowsPerThread)
@@ -439,11 +493,13 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     SharedPair pair;
     if (failed(findSharedPair(stage, pair)))
       return rewriter.notifyMatchFailure(stage, "no buffer read by one loop");
-    memref::AllocOp buffer = pair.buffer;
+    if (isShared(pair.reader))
+      return rewriter.notifyMatchFailure(
+          stage, "read by a shared stage: fused with the chain's reader");
+    SmallVector<SharedMember> members;
+    if (failed(collectChain(stage, pair, members)))
+      return rewriter.notifyMatchFailure(stage, "a broken chain");
     scf::ParallelOp reader = pair.reader;
-    ArrayRef<memref::LoadOp> loads = pair.loads;
-    ArrayRef<memref::StoreOp> stores = pair.stores;
-    Operation *dealloc = pair.dealloc;
     Location loc = reader.getLoc();
     rewriter.setInsertionPoint(reader);
     auto [bx, by] = blockOf(reader, blockX, blockY);
@@ -457,29 +513,51 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     // rows, which share most of the stage's rows they read).
     Value readerTileX = index(bx * pixels);
     Value readerTileY = index(by * sharedRowsPerThread);
-    Value stageRows = stage.getUpperBound()[0];
-    Value stageCols = stage.getUpperBound()[1];
     Value rows = reader.getUpperBound()[0];
     Value cols = reader.getUpperBound()[1];
-    // The shared tile: (by rows per thread + extra rows) x (bx pixels +
-    // extra columns) x channels.
-    Value tileRows = arith::AddIOp::create(
-        rewriter, loc, readerTileY,
-        arith::SubIOp::create(rewriter, loc, stageRows, rows));
-    Value tileCols = arith::AddIOp::create(
-        rewriter, loc, readerTileX,
-        arith::SubIOp::create(rewriter, loc, stageCols, cols));
-    MemRefType bufferType = buffer.getType();
-    Value channels = bufferType.isDynamicDim(2)
-                         ? buffer.getDynamicSizes().back()
-                         : index(bufferType.getDimSize(2));
-    int64_t elementBytes = bufferType.getElementTypeBitWidth() / 8;
-    Value bytes = arith::MulIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, tileRows, tileCols), channels),
-        index(elementBytes));
+    // Each tile: its reader's tile and the difference of their windows;
+    // readers are later in `members` (or the launch's reader).
+    Value bytes = index(0);
+    SmallVector<Value> offsets;
+    for (SharedMember &m : llvm::reverse(members)) {
+      Value readerRows = readerTileY, readerCols = readerTileX;
+      Value readerRowsEnd = rows, readerColsEnd = cols;
+      for (SharedMember &r : members)
+        if (r.loop == m.reader) {
+          readerRows = r.rows;
+          readerCols = r.cols;
+          readerRowsEnd = r.loop.getUpperBound()[0];
+          readerColsEnd = r.loop.getUpperBound()[1];
+        }
+      m.rows = arith::AddIOp::create(
+          rewriter, loc, readerRows,
+          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[0],
+                                readerRowsEnd));
+      m.cols = arith::AddIOp::create(
+          rewriter, loc, readerCols,
+          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[1],
+                                readerColsEnd));
+    }
+    for (SharedMember &m : members) {
+      MemRefType type = m.pair.buffer.getType();
+      Value channels = type.isDynamicDim(2)
+                           ? m.pair.buffer.getDynamicSizes().back()
+                           : index(type.getDimSize(2));
+      Value size = arith::MulIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, m.rows, m.cols), channels),
+          index(type.getElementTypeBitWidth() / 8));
+      offsets.push_back(bytes);
+      // The next tile at a multiple of 16 bytes.
+      bytes = arith::MulIOp::create(
+          rewriter, loc,
+          arith::CeilDivSIOp::create(
+              rewriter, loc, arith::AddIOp::create(rewriter, loc, bytes, size),
+              index(16)),
+          index(16));
+    }
     Value bytes32 =
         arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), bytes);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, readerTileX);
@@ -501,51 +579,56 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-    auto tileType =
-        MemRefType::get(bufferType.getShape(), bufferType.getElementType(),
-                        MemRefLayoutAttrInterface(), workgroup);
-    SmallVector<Value, 3> tileSizes = {tileRows, tileCols};
-    if (bufferType.isDynamicDim(2))
-      tileSizes.push_back(channels);
-    Value tile = memref::ViewOp::create(rewriter, loc, tileType, raw, index(0),
-                                        tileSizes);
+    for (auto [m, offset] : llvm::zip(members, offsets)) {
+      MemRefType type = m.pair.buffer.getType();
+      auto tileType = MemRefType::get(type.getShape(), type.getElementType(),
+                                      MemRefLayoutAttrInterface(), workgroup);
+      SmallVector<Value, 3> tileSizes = {m.rows, m.cols};
+      if (type.isDynamicDim(2))
+        tileSizes.push_back(m.pair.buffer.getDynamicSizes().back());
+      m.tile = memref::ViewOp::create(rewriter, loc, tileType, raw, offset,
+                                      tileSizes);
+    }
 
-    // 1. The stage's tile.
-    scf::ForOp overTile = emitStageTile(rewriter, loc, stage, stores, tile,
-                                        {row0, col0}, {tileRows, tileCols},
-                                        {stageRows, stageCols}, tx, ty, bx, by);
+    // 1. Each stage's tile, reading its producers' tiles; all of it there
+    //    before any reader goes on.
+    for (SharedMember &m : members) {
+      for (SharedMember &producer : members)
+        if (producer.reader == m.loop.getOperation())
+          readTile(rewriter, loc, producer.pair.loads, producer.tile, row0,
+                   col0);
+      rewriter.setInsertionPointToEnd(&body);
+      scf::ForOp overTile =
+          emitStageTile(rewriter, loc, m.loop, m.pair.stores, m.tile,
+                        {row0, col0}, {m.rows, m.cols},
+                        {m.loop.getUpperBound()[0], m.loop.getUpperBound()[1]},
+                        tx, ty, bx, by);
+      rewriter.setInsertionPointAfter(overTile);
+      gpu::BarrierOp::create(rewriter, loc);
+    }
 
-    // 2. All of the tile is there.
-    rewriter.setInsertionPointAfter(overTile);
-    gpu::BarrierOp::create(rewriter, loc);
-
-    // 3. The reader's tile, reading shared memory: the thread's points.
+    // 2. The reader's tile, reading shared memory: the thread's points.
     Value y = arith::AddIOp::create(
         rewriter, loc, row0,
         arith::MulIOp::create(rewriter, loc, ty, index(sharedRowsPerThread)));
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
+    SharedMember &root = members.back();
     emitPoints(rewriter, loc, reader.getBody(),
                threadPoints(rewriter, loc, y, x, sharedRowsPerThread, pixels,
                             /*run=*/1, blockSizeX),
                rows, cols, [&] {
-                 for (memref::LoadOp load : loads) {
-                   rewriter.setInsertionPoint(load);
-                   SmallVector<Value, 3> at = {
-                       arith::SubIOp::create(rewriter, loc,
-                                             load.getIndices()[0], row0),
-                       arith::SubIOp::create(rewriter, loc,
-                                             load.getIndices()[1], col0),
-                       load.getIndices()[2]};
-                   rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
-                 }
+                 readTile(rewriter, loc, root.pair.loads, root.tile, row0,
+                          col0);
                });
     gpu::TerminatorOp::create(rewriter, loc);
 
     rewriter.eraseOp(reader);
-    rewriter.eraseOp(stage);
-    if (dealloc)
-      rewriter.eraseOp(dealloc);
-    rewriter.eraseOp(buffer);
+    for (SharedMember &m : llvm::reverse(members)) {
+      rewriter.eraseOp(m.loop);
+      if (m.pair.dealloc)
+        rewriter.eraseOp(m.pair.dealloc);
+      rewriter.eraseOp(m.pair.buffer);
+    }
     return success();
   }
 

@@ -62,6 +62,14 @@ struct Group {
   SmallVector<Access> accesses;
 };
 
+/// Whether `memref` is in a block's shared memory (a tile of a stage that
+/// arvr-map-to-gpu put there).
+static bool isWorkgroup(Value memref) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
 /// The access's row and column (its group's key) and its byte from the base
 /// column's first byte, if it is an access to a u8 image with a static
 /// channel count, at a constant channel.
@@ -70,7 +78,7 @@ classify(Value memref, ValueRange indices) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || type.getRank() != 3 || type.isDynamicDim(2) ||
       !type.getElementType().isInteger(8) || !type.getLayout().isIdentity() ||
-      type.getMemorySpace())
+      (type.getMemorySpace() && !isWorkgroup(memref)))
     return std::nullopt;
   APInt channel;
   if (!matchPattern(indices[2], m_ConstantInt(&channel)))
@@ -159,13 +167,19 @@ static Value flatIndex(OpBuilder &b, Location loc, const Group &group,
 }
 
 /// The block's flat view of `memref` (its bytes in one dimension), made
-/// once at its start.
+/// once, as early in the block as it can be.
 static Value flatView(OpBuilder &b, Block &block, Value memref,
                       DenseMap<Value, Value> &views) {
   if (Value view = views.lookup(memref))
     return view;
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&block);
+  // At the block's start, or after the memref where the block makes it (a
+  // tile in shared memory).
+  Operation *def = memref.getDefiningOp();
+  if (def && def->getBlock() == &block)
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(&block);
   Location loc = memref.getLoc();
   auto type = cast<MemRefType>(memref.getType());
   Value size = arith::MulIOp::create(
@@ -174,12 +188,47 @@ static Value flatView(OpBuilder &b, Block &block, Value memref,
                             memref::DimOp::create(b, loc, memref, 1)),
       arith::ConstantIndexOp::create(b, loc, type.getDimSize(2)));
   auto flatType =
-      MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
   Value view = memref::ReinterpretCastOp::create(
       b, loc, flatType, memref, b.getIndexAttr(0), {OpFoldResult(size)},
       {b.getIndexAttr(1)});
   views[memref] = view;
   return view;
+}
+
+/// Whether an op between the first and the last of `accesses` (not one of
+/// them) reads `memref` (with `loads`) or writes it (with `stores`): then
+/// they cannot all move to the first or to the last.
+static bool touchedBetween(ArrayRef<Access> accesses, Value memref, bool loads,
+                           bool stores) {
+  DenseSet<Operation *> mine;
+  for (const Access &access : accesses)
+    mine.insert(access.op);
+  auto base = [](Value v) -> Value {
+    if (auto view = v.getDefiningOp<memref::ReinterpretCastOp>())
+      return view.getSource();
+    return v;
+  };
+  for (Operation *op = accesses.front().op; op != accesses.back().op;
+       op = op->getNextNode()) {
+    if (mine.contains(op))
+      continue;
+    bool touches = false;
+    op->walk([&](Operation *inner) {
+      if (auto store = dyn_cast<memref::StoreOp>(inner))
+        touches |= stores && store.getMemRef() == memref;
+      else if (auto store = dyn_cast<vector::StoreOp>(inner))
+        touches |= stores && base(store.getBase()) == memref;
+      else if (auto load = dyn_cast<memref::LoadOp>(inner))
+        touches |= loads && load.getMemRef() == memref;
+      else if (auto load = dyn_cast<vector::LoadOp>(inner))
+        touches |= loads && base(load.getBase()) == memref;
+    });
+    if (touches)
+      return true;
+  }
+  return false;
 }
 
 /// Merges a group's loads into aligned vector loads at its first load.
@@ -195,6 +244,12 @@ static bool widenLoads(OpBuilder &b, Block &block, Group &group,
     chunks[floorDiv(access.byte, align)].push_back(access);
   if (chunks.size() == group.accesses.size())
     return false; // One byte per chunk: nothing shared.
+  // A tile in shared memory is written in the same launch: no write of it
+  // may lie between the loads.
+  if (isWorkgroup(group.memref) &&
+      touchedBetween(group.accesses, group.memref, /*loads=*/false,
+                     /*stores=*/true))
+    return false;
   Operation *first = group.accesses.front().op;
   Location loc = first->getLoc();
   Value flat = flatView(b, block, group.memref, views);
@@ -221,33 +276,6 @@ static bool widenLoads(OpBuilder &b, Block &block, Group &group,
   return true;
 }
 
-/// Whether no store to `memref` other than `accesses` lies between the
-/// first and the last of them (which then may move to the last).
-static bool onlyStoresBetween(ArrayRef<Access> accesses, Value memref) {
-  DenseSet<Operation *> mine;
-  for (const Access &access : accesses)
-    mine.insert(access.op);
-  for (Operation *op = accesses.front().op; op != accesses.back().op;
-       op = op->getNextNode()) {
-    if (mine.contains(op))
-      continue;
-    bool stores = false;
-    op->walk([&](Operation *inner) {
-      if (auto store = dyn_cast<memref::StoreOp>(inner))
-        stores |= store.getMemRef() == memref;
-      else if (auto store = dyn_cast<vector::StoreOp>(inner)) {
-        Value base = store.getBase();
-        if (auto view = base.getDefiningOp<memref::ReinterpretCastOp>())
-          base = view.getSource();
-        stores |= base == memref;
-      }
-    });
-    if (stores)
-      return false;
-  }
-  return true;
-}
-
 /// Replaces the stores of a group that fill an aligned vector whole (each
 /// byte once) by one vector store after the last of them. Returns whether
 /// it changed anything.
@@ -269,7 +297,9 @@ static bool widenStores(OpBuilder &b, Block &block, Group &group,
       whole = whole && !slot;
       slot = cast<memref::StoreOp>(access.op).getValue();
     }
-    if (!whole || !onlyStoresBetween(accesses, group.memref))
+    if (!whole || touchedBetween(accesses, group.memref,
+                                 /*loads=*/isWorkgroup(group.memref),
+                                 /*stores=*/true))
       continue;
     Operation *last = accesses.back().op; // Block order.
     Location loc = last->getLoc();
@@ -297,6 +327,22 @@ static Value rowsAligned(OpBuilder &b, Location loc, Value memref,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto type = cast<MemRefType>(memref.getType());
+  auto isMultiple = [&](Value v) -> Value {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, v, index(align)), index(0));
+  };
+  // A tile in dynamic shared memory (whose start is 16-byte aligned), made
+  // in the launch: from what makes it, which is known before.
+  if (auto view = memref.getDefiningOp<memref::ViewOp>();
+      view && view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>()) {
+    Value cols = type.isDynamicDim(1)
+                     ? view.getSizes()[type.isDynamicDim(0) ? 1 : 0]
+                     : index(type.getDimSize(1));
+    return arith::AndIOp::create(b, loc, isMultiple(view.getByteShift()),
+                                 isMultiple(arith::MulIOp::create(
+                                     b, loc, cols, index(type.getDimSize(2)))));
+  }
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value offset =
@@ -305,11 +351,6 @@ static Value rowsAligned(OpBuilder &b, Location loc, Value memref,
   Value pitch =
       arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 1),
                             index(type.getDimSize(2)));
-  auto isMultiple = [&](Value v) -> Value {
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, v, index(align)), index(0));
-  };
   return arith::AndIOp::create(b, loc, isMultiple(start), isMultiple(pitch));
 }
 
@@ -337,11 +378,16 @@ static bool widenRegion(Region &region, const DenseSet<Value> &written,
 /// a wide version, run when the images' rows are aligned.
 static void widen(scf::IfOp split, gpu::LaunchOp launch) {
   DenseSet<Value> written, read;
+  // An image both read and written is left alone; a tile in shared memory
+  // (written, then read after a barrier) is checked access by access.
   launch.getBody().walk([&](Operation *op) {
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      written.insert(store.getMemRef());
-    else if (auto load = dyn_cast<memref::LoadOp>(op))
-      read.insert(load.getMemRef());
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!isWorkgroup(store.getMemRef()))
+        written.insert(store.getMemRef());
+    } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (!isWorkgroup(load.getMemRef()))
+        read.insert(load.getMemRef());
+    }
   });
   // The wide version is a copy of the interior one, widened.
   Block *interior = split.thenBlock();

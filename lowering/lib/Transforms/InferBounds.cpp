@@ -261,8 +261,9 @@ static Dependence dependenceOn(Value value, StageOp reader, unsigned dim) {
   return Dependence::Other;
 }
 
-/// A stage computed in shared memory on the GPU is read by one stage, at
-/// that stage's (x, y) plus uniform offsets; false (reported) otherwise.
+/// A stage computed in shared memory on the GPU is read by one stage (which
+/// may be in shared memory too: a chain), at that stage's (x, y) plus
+/// uniform offsets; false (reported) otherwise.
 static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
   Block *body = stage->getBlock();
   StageOp reader = getTopLevelStage(reads.front(), body);
@@ -285,15 +286,6 @@ static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
                "root instead";
         return false;
       }
-  }
-  if (reader.getGpuShared()) {
-    AccessOp first = reads.front();
-    first.emitError("stage '")
-        << stage.getName() << "' is computed in shared memory, so its reader '"
-        << reader.getName()
-        << "' cannot be too: shared stages do not chain; compute '"
-        << reader.getName() << "' at the root (compute_root) instead";
-    return false;
   }
   return true;
 }

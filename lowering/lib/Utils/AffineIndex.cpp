@@ -93,6 +93,21 @@ Affine decompose(Value v, int depth) {
     a.den /= g;
     return a;
   }
+  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    // Terms that cancel (a tile's place in its block: (c0 + k) - c0) leave
+    // one value times a constant.
+    Linear form = linearize(v);
+    if (form.terms.size() == 1 && form.terms.front().second > 0) {
+      auto [term, scale] = form.terms.front();
+      Affine a = decompose(term, depth + 1);
+      a.num *= scale;
+      a.offset = a.offset * scale + form.offset;
+      int64_t g = std::gcd(a.num, a.den);
+      a.num /= g;
+      a.den /= g;
+      return a;
+    }
+  }
   return {v};
 }
 

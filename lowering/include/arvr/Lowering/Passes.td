@@ -312,6 +312,27 @@ def ArvrCpuRowBands : Pass<"arvr-cpu-row-bands", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ArvrStageInputs : Pass<"arvr-stage-inputs", "::mlir::ModuleOp"> {
+  let summary = "Read a stencil's input through a stage in shared memory";
+  let description = [{
+    For the GPU. A stage whose tiles thread blocks compute together (one
+    scheduled `gpu_shared`, or one reading such a stage) and that reads an
+    image of the kernel as a stencil gets a new stage before it,
+    `<image>_staged_for_<stage>`, in shared memory: the image read under
+    the stencil's boundary. The stencil's reads then read that stage
+    `in_bounds`. A stencil here: every read of the image in the stage is
+    under the same boundary (not `in_bounds`), at the stage's own `c` and
+    at its `x` and `y` plus offsets that are constants or reduction
+    variables over constant ranges (sums and differences of them), at most
+    16 on each side and not all zero. So each block reads its tile of the
+    image and the halo once, boundary handled once per byte, and the taps
+    read shared memory without boundary handling, the same code in blocks
+    at the image's edge as elsewhere. Values do not change. Runs before
+    `arvr-infer-bounds`, which sizes the new stage.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
   let summary = "Size each intermediate stage from the reads of it";
   let description = [{

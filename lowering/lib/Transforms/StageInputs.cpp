@@ -1,0 +1,177 @@
+//===- StageInputs.cpp - A stencil's input staged in shared memory --------===//
+//
+// On the GPU, a stage whose tiles thread blocks compute together (one in
+// shared memory, or the reader of one) and that reads one of the kernel's
+// images as a stencil, at its own (x, y) plus offsets known when compiling
+// and not all zero, under a boundary (clamp, mirror, wrap, constant),
+// reads it through a new stage in shared memory instead: the image itself
+// over the tile and its halo, read once per block under that boundary.
+// The stencil's taps then read shared memory at in-range places, with no
+// boundary handling: blocks at the image's edges run the same code as the
+// others but for the copy, whose cost is one read per byte instead of one
+// per tap. Halide stages an input the same way (`f.in().compute_at(...)`).
+//
+// Values do not change: the staged stage is the image, read as the taps
+// read it. Runs in the GPU pipeline only, before arvr-infer-bounds (which
+// sizes the new stage from the taps), and only where the halo is at most
+// kMaxHalo on each side (the tile stays small).
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Dialect/ArvrDialect.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRSTAGEINPUTS
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+using namespace mlir::arvr;
+
+namespace {
+
+/// The most columns or rows a staged input's halo may have on each side.
+constexpr int64_t kMaxHalo = 16;
+
+/// A coordinate of a read: the reader's own coordinate plus an offset in
+/// [low, high] (`translated`), or an offset alone.
+struct Offset {
+  bool translated;
+  int64_t low, high;
+};
+
+/// The offset `value` (inside `reader`) adds to the reader's coordinate
+/// `dim`, if it is built from that coordinate, constants and reduction
+/// variables over constant ranges by sums and differences.
+static std::optional<Offset> offsetOf(Value value, StageOp reader,
+                                      unsigned dim) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == reader.getOperation())
+      return arg.getArgNumber() == dim ? std::optional<Offset>({true, 0, 0})
+                                       : std::nullopt;
+    auto reduce = dyn_cast<ReduceOp>(owner);
+    APInt lower, upper;
+    if (!reduce || !matchPattern(reduce.getLower(), m_ConstantInt(&lower)) ||
+        !matchPattern(reduce.getUpper(), m_ConstantInt(&upper)) ||
+        lower.getSExtValue() > upper.getSExtValue())
+      return std::nullopt;
+    return Offset{false, lower.getSExtValue(), upper.getSExtValue()};
+  }
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return Offset{false, constant.getSExtValue(), constant.getSExtValue()};
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp>(op))
+    return offsetOf(op->getOperand(0), reader, dim);
+  if (!isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::nullopt;
+  auto lhs = offsetOf(op->getOperand(0), reader, dim);
+  auto rhs = offsetOf(op->getOperand(1), reader, dim);
+  if (!lhs || !rhs || rhs->translated || (lhs->translated && rhs->translated))
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return Offset{lhs->translated || rhs->translated, lhs->low + rhs->low,
+                  lhs->high + rhs->high};
+  return Offset{lhs->translated, lhs->low - rhs->high, lhs->high - rhs->low};
+}
+
+/// Whether tiles of `stage` are computed by thread blocks together: it is
+/// in shared memory, or reads a stage that is.
+static bool isComputedByBlocks(StageOp stage) {
+  if (stage.getGpuShared())
+    return true;
+  bool readsShared = false;
+  stage.walk([&](AccessOp access) {
+    if (auto source = access.getImage().getDefiningOp<StageOp>())
+      readsShared |= source.getGpuShared();
+  });
+  return readsShared;
+}
+
+/// The reads of `image` in `reader` if they form a stencil worth staging:
+/// all under the same boundary (not in_bounds) and padding, at the reader's
+/// (x + i, y + j, c) with i and j in ranges known when compiling, not all
+/// zero, the halo within kMaxHalo.
+static SmallVector<AccessOp> stencilReads(StageOp reader, Value image) {
+  SmallVector<AccessOp> reads;
+  bool ok = true, moves = false;
+  reader.walk([&](AccessOp access) {
+    if (access.getImage() != image)
+      return;
+    reads.push_back(access);
+    AccessOp first = reads.front();
+    ok = ok && access.getBoundary() != Boundary::in_bounds &&
+         access.getBoundary() == first.getBoundary() &&
+         access.getPaddingAttr() == first.getPaddingAttr();
+    Value c = access.getC();
+    ok = ok && c == reader.getC();
+    Value coords[2] = {access.getX(), access.getY()};
+    for (unsigned dim = 0; dim < 2 && ok; ++dim) {
+      std::optional<Offset> offset = offsetOf(coords[dim], reader, dim);
+      ok = offset && offset->translated && offset->low >= -kMaxHalo &&
+           offset->high <= kMaxHalo;
+      moves = moves || (ok && (offset->low != 0 || offset->high != 0));
+    }
+  });
+  if (!ok || !moves)
+    reads.clear();
+  return reads;
+}
+
+/// A stage in shared memory before `reader` that is `image` read under
+/// the boundary of `reads`; the reads then read it, in range.
+static void stage(StageOp reader, Value image, ArrayRef<AccessOp> reads,
+                  StringRef imageName) {
+  OpBuilder b(reader);
+  Location loc = image.getLoc();
+  auto staged =
+      StageOp::create(b, loc, image.getType(),
+                      (imageName + "_staged_for_" + reader.getName()).str());
+  staged.setGpuShared(true);
+  Type index = b.getIndexType();
+  Block *body = b.createBlock(&staged.getBody(), {}, {index, index, index},
+                              {loc, loc, loc});
+  AccessOp first = reads.front();
+  Value value = AccessOp::create(b, first.getLoc(), image, body->getArgument(0),
+                                 body->getArgument(1), body->getArgument(2),
+                                 first.getBoundary(), first.getPaddingAttr());
+  YieldOp::create(b, loc, value);
+  for (AccessOp access : reads) {
+    access.getImageMutable().assign(staged.getResult());
+    access.setBoundary(Boundary::in_bounds);
+    access.removePaddingAttr();
+  }
+}
+
+struct ArvrStageInputsPass
+    : public arvr::impl::ArvrStageInputsBase<ArvrStageInputsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      if (kernel.getBody().empty())
+        return;
+      SmallVector<StageOp> stages(kernel.getBody().front().getOps<StageOp>());
+      for (StageOp reader : stages) {
+        if (reader.getInlined() || !isComputedByBlocks(reader))
+          continue;
+        for (BlockArgument image : kernel.getArguments()) {
+          if (!isa<ImageType>(image.getType()))
+            continue;
+          SmallVector<AccessOp> reads = stencilReads(reader, image);
+          if (reads.empty())
+            continue;
+          auto name = kernel.getArgAttrOfType<StringAttr>(image.getArgNumber(),
+                                                          "arvr.name");
+          stage(reader, image, reads, name ? name.getValue() : "image");
+        }
+      }
+    });
+  }
+};
+
+} // namespace
