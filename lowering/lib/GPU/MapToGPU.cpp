@@ -421,16 +421,16 @@ struct SharedMember {
   SharedPair pair;
   Value tile;        // The view of dynamic shared memory.
   Value rows, cols;  // The tile's size.
+  Value pitch;       // Its row's elements: cols, for bytes a multiple of 4.
   Operation *reader; // The loop reading it (a member or the launch's).
 };
 
 /// Collects the shared stages feeding `last` (a shared stage whose reader
 /// is not shared), transitively: the stages, in block order, whose one
-/// reader is `last` or another of them. Failure if one of them has no
-/// reader pair.
-static LogicalResult collectChain(scf::ParallelOp last, const SharedPair &pair,
-                                  SmallVector<SharedMember> &members) {
-  members.push_back({last, pair, {}, {}, {}, pair.reader});
+/// reader is `last` or another of them.
+static void collectChain(scf::ParallelOp last, const SharedPair &pair,
+                         SmallVector<SharedMember> &members) {
+  members.push_back({last, pair, {}, {}, {}, {}, pair.reader});
   DenseSet<Operation *> inChain = {last};
   // Block order: a producer is before its reader, so one backward sweep
   // finds every member.
@@ -441,11 +441,10 @@ static LogicalResult collectChain(scf::ParallelOp last, const SharedPair &pair,
     SharedPair feeds;
     if (failed(findSharedPair(loop, feeds)) || !inChain.contains(feeds.reader))
       continue;
-    members.push_back({loop, feeds, {}, {}, {}, feeds.reader});
+    members.push_back({loop, feeds, {}, {}, {}, {}, feeds.reader});
     inChain.insert(loop);
   }
   std::reverse(members.begin(), members.end());
-  return success();
 }
 
 /// Replaces the loads of `pair`'s buffer (in its reader's body) by loads of
@@ -480,6 +479,108 @@ static void readTile(PatternRewriter &rewriter, Location loc,
 /// the stage rows [r0, r0 + by + (stage height - reader height)), and the
 /// same for columns; every tile starts at the same (r0, c0). The tiles lie
 /// one after the other in shared memory, each at a multiple of 16 bytes.
+/// Sizes each member's tile: its reader's tile (the launch's reader's is
+/// `readerTile`, (rows, cols) over a range ending at `readerEnd`) and the
+/// difference of their windows. A tile of bytes gets rows of a multiple of
+/// 4 elements, so that they start at aligned words (arvr-wide-access).
+static void sizeTiles(PatternRewriter &rewriter, Location loc,
+                      MutableArrayRef<SharedMember> members,
+                      std::array<Value, 2> readerTile,
+                      std::array<Value, 2> readerEnd) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  // Readers come later in `members`.
+  for (SharedMember &m : llvm::reverse(members)) {
+    std::array<Value, 2> tile = readerTile, end = readerEnd;
+    for (SharedMember &r : members)
+      if (r.loop == m.reader) {
+        tile = {r.rows, r.cols};
+        end = {r.loop.getUpperBound()[0], r.loop.getUpperBound()[1]};
+      }
+    auto grown = [&](unsigned dim) -> Value {
+      return arith::AddIOp::create(
+          rewriter, loc, tile[dim],
+          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[dim],
+                                end[dim]));
+    };
+    m.rows = grown(0);
+    m.cols = grown(1);
+    m.pitch = m.cols;
+    if (m.pair.buffer.getType().getElementTypeBitWidth() == 8)
+      m.pitch = arith::MulIOp::create(
+          rewriter, loc,
+          arith::CeilDivSIOp::create(rewriter, loc, m.cols, index(4)),
+          index(4));
+  }
+}
+
+/// Lays the members' tiles one after the other in dynamic shared memory
+/// (`raw`, made in the launch), each at a multiple of 16 bytes: the total
+/// of bytes, computed at the insertion point (before the launch), and, once
+/// the insertion point is in the launch, `placeTiles` makes each view.
+static Value tileBytes(PatternRewriter &rewriter, Location loc,
+                       MutableArrayRef<SharedMember> members,
+                       SmallVectorImpl<Value> &offsets) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value bytes = index(0);
+  for (SharedMember &m : members) {
+    MemRefType type = m.pair.buffer.getType();
+    Value channels = type.isDynamicDim(2)
+                         ? m.pair.buffer.getDynamicSizes().back()
+                         : index(type.getDimSize(2));
+    Value size = arith::MulIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, m.rows, m.pitch), channels),
+        index(type.getElementTypeBitWidth() / 8));
+    offsets.push_back(bytes);
+    bytes = arith::MulIOp::create(
+        rewriter, loc,
+        arith::CeilDivSIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, bytes, size),
+            index(16)),
+        index(16));
+  }
+  return bytes;
+}
+
+/// Each member's tile: a view of `raw` at its offset.
+static void placeTiles(PatternRewriter &rewriter, Location loc, Value raw,
+                       MutableArrayRef<SharedMember> members,
+                       ArrayRef<Value> offsets) {
+  auto workgroup = cast<MemRefType>(raw.getType()).getMemorySpace();
+  for (auto [m, offset] : llvm::zip(members, offsets)) {
+    MemRefType type = m.pair.buffer.getType();
+    auto tileType = MemRefType::get(type.getShape(), type.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+    SmallVector<Value, 3> tileSizes = {m.rows, m.pitch};
+    if (type.isDynamicDim(2))
+      tileSizes.push_back(m.pair.buffer.getDynamicSizes().back());
+    m.tile =
+        memref::ViewOp::create(rewriter, loc, tileType, raw, offset, tileSizes);
+  }
+}
+
+/// Shared stages (their loops' schedules say shared, each writing a buffer
+/// that one other loop reads) and the loop that reads the last of them
+/// become one gpu.launch over the reader's tiles: each block computes each
+/// stage's tile and halo into dynamic shared memory, cooperatively (each
+/// thread a strided share of it), producers first, a barrier after each,
+/// then its tile of the reader, each loop reading shared memory instead of
+/// the buffers. The stages form a tree whose root is read by the reader:
+/// a stage read by a shared stage is computed over that stage's tile and
+/// halo (a chain, like an input staged by arvr-stage-inputs under a
+/// horizontal pass).
+///
+/// arvr-infer-bounds made each stage's window its reader's grown by a
+/// fixed halo (reads at the reader's x, y plus uniform offsets), so in the
+/// stage's own coordinates, the tile of reader rows [r0, r0 + by) needs
+/// the stage rows [r0, r0 + by + (stage height - reader height)), and the
+/// same for columns; every tile starts at the same (r0, c0).
 struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
   SharedStageToLaunch(MLIRContext *context, int64_t blockX, int64_t blockY,
                       int64_t sharedRowsPerThread)
@@ -497,8 +598,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
       return rewriter.notifyMatchFailure(
           stage, "read by a shared stage: fused with the chain's reader");
     SmallVector<SharedMember> members;
-    if (failed(collectChain(stage, pair, members)))
-      return rewriter.notifyMatchFailure(stage, "a broken chain");
+    collectChain(stage, pair, members);
     scf::ParallelOp reader = pair.reader;
     Location loc = reader.getLoc();
     rewriter.setInsertionPoint(reader);
@@ -515,49 +615,9 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value readerTileY = index(by * sharedRowsPerThread);
     Value rows = reader.getUpperBound()[0];
     Value cols = reader.getUpperBound()[1];
-    // Each tile: its reader's tile and the difference of their windows;
-    // readers are later in `members` (or the launch's reader).
-    Value bytes = index(0);
+    sizeTiles(rewriter, loc, members, {readerTileY, readerTileX}, {rows, cols});
     SmallVector<Value> offsets;
-    for (SharedMember &m : llvm::reverse(members)) {
-      Value readerRows = readerTileY, readerCols = readerTileX;
-      Value readerRowsEnd = rows, readerColsEnd = cols;
-      for (SharedMember &r : members)
-        if (r.loop == m.reader) {
-          readerRows = r.rows;
-          readerCols = r.cols;
-          readerRowsEnd = r.loop.getUpperBound()[0];
-          readerColsEnd = r.loop.getUpperBound()[1];
-        }
-      m.rows = arith::AddIOp::create(
-          rewriter, loc, readerRows,
-          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[0],
-                                readerRowsEnd));
-      m.cols = arith::AddIOp::create(
-          rewriter, loc, readerCols,
-          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[1],
-                                readerColsEnd));
-    }
-    for (SharedMember &m : members) {
-      MemRefType type = m.pair.buffer.getType();
-      Value channels = type.isDynamicDim(2)
-                           ? m.pair.buffer.getDynamicSizes().back()
-                           : index(type.getDimSize(2));
-      Value size = arith::MulIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, m.rows, m.cols), channels),
-          index(type.getElementTypeBitWidth() / 8));
-      offsets.push_back(bytes);
-      // The next tile at a multiple of 16 bytes.
-      bytes = arith::MulIOp::create(
-          rewriter, loc,
-          arith::CeilDivSIOp::create(
-              rewriter, loc, arith::AddIOp::create(rewriter, loc, bytes, size),
-              index(16)),
-          index(16));
-    }
+    Value bytes = tileBytes(rewriter, loc, members, offsets);
     Value bytes32 =
         arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), bytes);
     Value gridX = arith::CeilDivSIOp::create(rewriter, loc, cols, readerTileX);
@@ -579,16 +639,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-    for (auto [m, offset] : llvm::zip(members, offsets)) {
-      MemRefType type = m.pair.buffer.getType();
-      auto tileType = MemRefType::get(type.getShape(), type.getElementType(),
-                                      MemRefLayoutAttrInterface(), workgroup);
-      SmallVector<Value, 3> tileSizes = {m.rows, m.cols};
-      if (type.isDynamicDim(2))
-        tileSizes.push_back(m.pair.buffer.getDynamicSizes().back());
-      m.tile = memref::ViewOp::create(rewriter, loc, tileType, raw, offset,
-                                      tileSizes);
-    }
+    placeTiles(rewriter, loc, raw, members, offsets);
 
     // 1. Each stage's tile, reading its producers' tiles; all of it there
     //    before any reader goes on.
