@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/AffineIndex.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -499,10 +500,12 @@ static void sizeTiles(PatternRewriter &rewriter, Location loc,
         end = {r.loop.getUpperBound()[0], r.loop.getUpperBound()[1]};
       }
     auto grown = [&](unsigned dim) -> Value {
-      return arith::AddIOp::create(
-          rewriter, loc, tile[dim],
-          arith::SubIOp::create(rewriter, loc, m.loop.getUpperBound()[dim],
-                                end[dim]));
+      Value halo = arith::SubIOp::create(rewriter, loc,
+                                         m.loop.getUpperBound()[dim], end[dim]);
+      // A fixed halo (`(h + 8) - (h + 8)`, `(w + 8) - w`) as a constant.
+      if (arvr::Linear form = arvr::linearize(halo); form.terms.empty())
+        halo = index(form.offset);
+      return arith::AddIOp::create(rewriter, loc, tile[dim], halo);
     };
     m.rows = grown(0);
     m.cols = grown(1);

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/AffineIndex.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -310,6 +311,25 @@ static bool hoistBefore(Value value, Operation *point) {
   return true;
 }
 
+/// Whether `value` is never negative, as a sum of sizes (of images, or
+/// clamped at 0) times positive constants plus a constant >= 0.
+static bool isNonNegative(Value value) {
+  Linear form = linearize(value);
+  return form.offset >= 0 && llvm::all_of(form.terms, [](auto &term) {
+           auto [v, scale] = term;
+           if (scale <= 0)
+             return false;
+           if (v.template getDefiningOp<DimOp>())
+             return true;
+           auto max = v.template getDefiningOp<arith::MaxSIOp>();
+           APInt bound;
+           return max &&
+                  (matchPattern(max.getRhs(), m_ConstantInt(&bound)) ||
+                   matchPattern(max.getLhs(), m_ConstantInt(&bound))) &&
+                  !bound.isNegative();
+         });
+}
+
 /// Sizes `stage` from its readers; false (reported) if it cannot.
 static bool inferWindow(StageOp stage) {
   if (stage.getInlined()) {
@@ -410,7 +430,13 @@ static bool inferWindow(StageOp stage) {
     Value extent = arith::AddIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, hi[dim], lo[dim]),
         one);
-    sizes.push_back(arith::MaxSIOp::create(builder, loc, extent, zero));
+    // Clamped at 0 unless it cannot be negative (an image size plus a fixed
+    // halo): then a reader's tile of the stage has a size known when
+    // compiling (arvr-map-to-gpu).
+    sizes.push_back(
+        isNonNegative(extent)
+            ? extent
+            : arith::MaxSIOp::create(builder, loc, extent, zero).getResult());
   }
   stage->moveBefore(first);
   stage.getSizesMutable().assign(sizes);
