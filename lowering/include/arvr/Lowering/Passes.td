@@ -139,7 +139,13 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     reader: each block computes the stage's tile and halo into dynamic
     shared memory (its points dealt out to the threads in runs of 4
     consecutive points), waits at a barrier, then computes its tile of the
-    reader, `shared-rows-per-thread` consecutive rows per thread.
+    reader, `shared-rows-per-thread` consecutive rows per thread. Shared
+    stages may chain: a shared stage read by another is computed first,
+    over that one's tile and halo, each tile followed by a barrier, all in
+    the last one's reader's launch. The tiles lie one after the other in
+    dynamic shared memory, each at a multiple of 16 bytes, a tile of bytes
+    with rows of a multiple of 4 elements; where a halo is fixed (an image
+    size plus a constant), tile sizes are constants.
     Marks the module as a `gpu.container_module`.
   }];
   let options = [
@@ -270,7 +276,12 @@ def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
     `vector.from_elements` and one `vector.store` after the last of them.
     Indices are seen through index casts, additions and products of
     constants and unsigned divisions by constants (the chroma row
-    `(y0 + 1) / 2` of an even `y0` is the row `y0 / 2`).
+    `(y0 + 1) / 2` of an even `y0` is the row `y0 / 2`), and sums whose
+    terms cancel (a tile's column `(c0 + k) - c0`). A u8 tile in shared
+    memory (a view of `gpu.dynamic_shared_memory`, which the launch both
+    writes and reads) is widened too, its loads where no store to it lies
+    between them, its stores where no access to it does; its rows are
+    aligned when the view's byte offset and row pitch are multiples.
 
     Aligned accesses need each image's rows to start at aligned addresses:
     the interior version becomes `scf.if (every widened image's first
