@@ -407,6 +407,60 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   }
 };
 
+/// The four pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) of `image`, each
+/// read by `read` (under the sample's boundary). Under a boundary, where
+/// the channel needs none: read as they are when all four are inside
+/// (one test instead of one per pixel and coordinate, and no remapping or
+/// padding), by `read` otherwise; the same values.
+static std::array<Value, 4>
+readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
+         std::array<Value, 2> x, std::array<Value, 2> y, bool channelInRange,
+         Boundary boundary, function_ref<Value(Value, Value, bool)> read) {
+  auto four = [&](bool plain) -> std::array<Value, 4> {
+    return {read(x[0], y[0], plain), read(x[1], y[0], plain),
+            read(x[0], y[1], plain), read(x[1], y[1], plain)};
+  };
+  if (boundary == Boundary::in_bounds || !channelInRange)
+    return four(false);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, p, a, b);
+  };
+  Value height = memref::DimOp::create(rewriter, loc, image, 0);
+  Value width = memref::DimOp::create(rewriter, loc, image, 1);
+  Value inside = arith::AndIOp::create(
+      rewriter, loc,
+      arith::AndIOp::create(rewriter, loc,
+                            cmp(arith::CmpIPredicate::sge, x[0], zero),
+                            cmp(arith::CmpIPredicate::slt, x[1], width)),
+      arith::AndIOp::create(rewriter, loc,
+                            cmp(arith::CmpIPredicate::sge, y[0], zero),
+                            cmp(arith::CmpIPredicate::slt, y[1], height)));
+  auto branch = [&](bool plain) {
+    return [&, plain](OpBuilder &, Location l) {
+      std::array<Value, 4> values = four(plain);
+      scf::YieldOp::create(rewriter, l, ValueRange(values));
+    };
+  };
+  // The branches built by the rewriter, at their blocks' ends.
+  auto ifInside = scf::IfOp::create(
+      rewriter, loc, inside,
+      [&](OpBuilder &then, Location l) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(then.getInsertionBlock(),
+                                   then.getInsertionPoint());
+        branch(true)(then, l);
+      },
+      [&](OpBuilder &otherwise, Location l) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(otherwise.getInsertionBlock(),
+                                   otherwise.getInsertionPoint());
+        branch(false)(otherwise, l);
+      });
+  return {ifInside.getResult(0), ifInside.getResult(1), ifInside.getResult(2),
+          ifInside.getResult(3)};
+}
+
 /// arvr.sample -> the nearest pixel, or the four around (u, v) weighed
 /// bilinearly, each read with the sample's boundary.
 struct SampleOpLowering : public OpConversionPattern<SampleOp> {
@@ -435,10 +489,12 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
                                         i32);
     };
     bool channelInRange = sample->hasAttr(kChannelInRange);
-    auto read = [&](Value x, Value y) -> Value {
-      Value element = loadWithBoundary(rewriter, loc, adaptor.getImage(), x, y,
-                                       adaptor.getC(), sample.getBoundary(),
-                                       sample.getPadding(), channelInRange);
+    // With `plain`, a read known inside, without boundary handling.
+    auto read = [&](Value x, Value y, bool plain = false) -> Value {
+      Value element = loadWithBoundary(
+          rewriter, loc, adaptor.getImage(), x, y, adaptor.getC(),
+          plain ? Boundary::in_bounds : sample.getBoundary(),
+          sample.getPadding(), channelInRange);
       Type elementType = imageType.getElementType();
       if (elementType.isF32())
         return element;
@@ -470,8 +526,9 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
       Value tb = arith::MulFOp::create(rewriter, loc, t, b);
       return arith::AddFOp::create(rewriter, loc, sa, tb);
     };
-    Value p00 = read(x0, y0), p10 = read(x1, y0);
-    Value p01 = read(x0, y1), p11 = read(x1, y1);
+    auto [p00, p10, p01, p11] =
+        readFour(rewriter, loc, adaptor.getImage(), {x0, x1}, {y0, y1},
+                 channelInRange, sample.getBoundary(), read);
     Value top = lerp(p00, p10, ax);
     Value bottom = lerp(p01, p11, ax);
     rewriter.replaceOp(sample, lerp(top, bottom, ay));

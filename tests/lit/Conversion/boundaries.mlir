@@ -89,7 +89,8 @@ arvr.kernel @constant(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 
 // -----
 
-// Bilinear: floor, fractions, four reads, (1 - t) a + t b in x then y.
+// Bilinear: floor, fractions, four reads (plain ones when all four are
+// inside), (1 - t) a + t b in x then y.
 // CHECK-LABEL: func.func @bilinear
 // CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[U:[^:]+]]: f32
 // CHECK: %[[X0F:.+]] = math.floor %[[U]] : f32
@@ -106,6 +107,30 @@ arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.imag
   %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
   ^bb0(%x: index, %y: index, %ch: index):
     %s = arvr.sample %src[%u, %v, %ch] bilinear clamp : !arvr.image<ui8, 1>
+    arvr.yield %s : f32
+  }
+  arvr.return %out : !arvr.image<f32, 1>
+}
+
+// -----
+
+// Bilinear under a boundary, the channel in range: one test that all four
+// pixels are inside; if so, four plain loads; otherwise each read under
+// the boundary (constant: the clamped pixel or the padding).
+// CHECK-LABEL: func.func @bilinear_constant
+// CHECK: %{{.+}}:4 = scf.if %{{.+}} -> (f32, f32, f32, f32) {
+// CHECK-COUNT-4: memref.load
+// CHECK-NOT: arith.select
+// CHECK: } else {
+// CHECK-COUNT-4: arith.select
+// CHECK: }
+arvr.kernel @bilinear_constant(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image<f32, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %c] : !arvr.image<f32, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %s = arvr.sample %src[%u, %v, %ch] bilinear constant(0 : i8) : !arvr.image<ui8, 1>
     arvr.yield %s : f32
   }
   arvr.return %out : !arvr.image<f32, 1>
