@@ -970,7 +970,7 @@ int main(int argc, char **argv) {
        {std::pair<const char *, const char *>{"gaussian_blur_generic",
                                               "arvrc generic"},
         {"gaussian_blur_fastmath", "arvrc --fast-math"},
-        {"gaussian_blur_shared_32x8", "arvrc shared 32x8"},
+        {"gaussian_blur_shared_32x16", "arvrc shared 32x16"},
         {"gaussian_blur_shared_64x8", "arvrc shared 64x8"},
         {"gaussian_blur_root", "arvrc root"},
         {"gaussian_blur_inline_weights", "arvrc weights inline"},

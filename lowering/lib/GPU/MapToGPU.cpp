@@ -21,6 +21,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace mlir::arvr {
@@ -463,6 +464,29 @@ static void readTile(PatternRewriter &rewriter, Location loc,
   }
 }
 
+/// The most consecutive rows a thread of a shared stage's reader computes.
+constexpr int64_t kMaxSharedRows = 16;
+
+/// The halo of rows assumed where it is not known when compiling (a
+/// radius that is a parameter).
+constexpr int64_t kUnknownHaloRows = 8;
+
+/// The rows each thread of a shared stage's reader computes: `least`, or
+/// more (up to kMaxSharedRows) where the stage's halo of rows (`root`, the
+/// stage the reader reads, over the reader's `rows`; kUnknownHaloRows if
+/// not fixed) would otherwise be more than an eighth of a block's tile of
+/// `by` threads' rows: the rows of the halo are computed once per block,
+/// and a thread's consecutive rows share most of the rows they read.
+static int64_t readerRowsPerThread(SharedMember &root, Value rows, int64_t by,
+                                   int64_t least) {
+  arvr::Linear halo = arvr::linearize(root.loop.getUpperBound()[0]);
+  arvr::Linear reader = arvr::linearize(rows);
+  int64_t haloRows = halo.terms == reader.terms ? halo.offset - reader.offset
+                                                : kUnknownHaloRows;
+  int64_t wanted = (8 * haloRows + by - 1) / by;
+  return std::clamp<int64_t>(wanted, least, std::max(least, kMaxSharedRows));
+}
+
 /// Shared stages (their loops' schedules say shared, each writing a buffer
 /// that one other loop reads) and the loop that reads the last of them
 /// become one gpu.launch over the reader's tiles: each block computes each
@@ -614,10 +638,12 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     // The reader's tile: bx * pixels columns (each thread `pixels` points,
     // spaced by bx) by by * rowsPerThread rows (each thread consecutive
     // rows, which share most of the stage's rows they read).
-    Value readerTileX = index(bx * pixels);
-    Value readerTileY = index(by * sharedRowsPerThread);
     Value rows = reader.getUpperBound()[0];
     Value cols = reader.getUpperBound()[1];
+    int64_t rowsPerThread =
+        readerRowsPerThread(members.back(), rows, by, sharedRowsPerThread);
+    Value readerTileX = index(bx * pixels);
+    Value readerTileY = index(by * rowsPerThread);
     sizeTiles(rewriter, loc, members, {readerTileY, readerTileX}, {rows, cols});
     SmallVector<Value> offsets;
     Value bytes = tileBytes(rewriter, loc, members, offsets);
@@ -664,11 +690,11 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     // 2. The reader's tile, reading shared memory: the thread's points.
     Value y = arith::AddIOp::create(
         rewriter, loc, row0,
-        arith::MulIOp::create(rewriter, loc, ty, index(sharedRowsPerThread)));
+        arith::MulIOp::create(rewriter, loc, ty, index(rowsPerThread)));
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
     SharedMember &root = members.back();
     emitPoints(rewriter, loc, reader.getBody(),
-               threadPoints(rewriter, loc, y, x, sharedRowsPerThread, pixels,
+               threadPoints(rewriter, loc, y, x, rowsPerThread, pixels,
                             /*run=*/1, blockSizeX),
                rows, cols, [&] {
                  readTile(rewriter, loc, root.pair.loads, root.tile, row0,

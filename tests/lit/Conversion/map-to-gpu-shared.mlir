@@ -1,17 +1,20 @@
 // arvr-map-to-gpu on a stage computed in shared memory (bx: a horizontal
 // pair of taps) and its reader (out: a diagonal pair of bx), from
 // `arvrc build --emit=loops` of a kernel with `bx.compute_shared();
-// out.gpu_tile(8, 2);`. Each block computes bx's tile (10 x 10 points: the
-// reader's 8 x 8 and a halo of 1 each side) in runs of 4 consecutive
-// points of a row, ceil(10 / 4) = 3 runs per row, dealt out to its 16
-// threads; point k of a run is at the run's first column + k, guarded by
-// being in the tile's row and in bx's window. Then a barrier, and the
-// reader reads shared memory.
+// out.gpu_tile(8, 2);` (by an older arvrc, whose windows are clamped at
+// 0, so the halo is not known when compiling: taken as 8 rows, each of the
+// 2 rows of threads computes 16 consecutive rows of the reader, so that
+// the halo is at most an eighth of the tile). Each block computes bx's
+// tile (34 x 10 points: the reader's 32 x 8 and a halo of 1 each side) in
+// runs of 4 consecutive points of a row, ceil(10 / 4) = 3 runs per row,
+// dealt out to its 16 threads; point k of a run is at the run's first
+// column + k, guarded by being in the tile's row and in bx's window. Then
+// a barrier, and the reader reads shared memory.
 // RUN: arvr-opt %s --arvr-map-to-gpu --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @box
 // CHECK: gpu.launch
-// CHECK: %[[ROW0:.+]] = arith.muli %{{.+}}, %c8 : index
+// CHECK: %[[ROW0:.+]] = arith.muli %{{.+}}, %c32 : index
 // CHECK: %[[COL0:.+]] = arith.muli %{{.+}}, %c8 : index
 // CHECK: %[[TILE:.+]] = memref.view
 // CHECK: %[[PERROW:.+]] = arith.ceildivui %[[COLS:.+]], %c4 : index

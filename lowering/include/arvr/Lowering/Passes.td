@@ -139,7 +139,10 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     reader: each block computes the stage's tile and halo into dynamic
     shared memory (its points dealt out to the threads in runs of 4
     consecutive points), waits at a barrier, then computes its tile of the
-    reader, `shared-rows-per-thread` consecutive rows per thread. Shared
+    reader, `shared-rows-per-thread` consecutive rows per thread, or more
+    (up to 16) where the stage's halo of rows (taken as 8 where it is not
+    known when compiling) would otherwise be more than an eighth of the
+    tile (a block of 32 x 8 threads under a halo of 8: 8 rows each). Shared
     stages may chain: a shared stage read by another is computed first,
     over that one's tile and halo, each tile followed by a barrier, all in
     the last one's reader's launch. The tiles lie one after the other in
@@ -154,7 +157,7 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     Option<"rowsPerThread", "rows-per-thread", "int64_t", "2",
            "consecutive rows each thread computes">,
     Option<"sharedRowsPerThread", "shared-rows-per-thread", "int64_t", "4",
-           "consecutive rows each thread of a shared stage's reader computes">,
+           "consecutive rows (at least) each thread of a shared stage's reader computes">,
     Option<"columnsPerThread", "columns-per-thread", "int64_t", "0",
            "consecutive points along x each thread computes (0: chosen per "
            "loop, see above)">,
