@@ -114,6 +114,8 @@ llvm::StringRef ReduceExpr::getName(Op op) {
     return "argmin";
   case Op::Argmax:
     return "argmax";
+  case Op::Product:
+    return "product";
   }
   llvm_unreachable("unknown reduction");
 }

@@ -491,6 +491,9 @@ private:
     case ::arvr::ReduceExpr::Op::Argmax:
       kind = mlir::arvr::ReductionKind::argmax;
       break;
+    case ::arvr::ReduceExpr::Op::Product:
+      kind = mlir::arvr::ReductionKind::product;
+      break;
     }
     auto op = mlir::arvr::ReduceOp::create(
         builder, l, getScalarType(reduce.type), kind, lo, hi,

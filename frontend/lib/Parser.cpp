@@ -575,7 +575,8 @@ ExprPtr Parser::parseUnary() {
   return parsePrimary();
 }
 
-/// reduction := ('sum' | 'min' | 'max' | 'argmin') '(' range ','
+/// reduction := ('sum' | 'product' | 'min' | 'max' | 'argmin' | 'argmax')
+///              '(' range ','
 ///              (range ',')? expr ')'
 /// range := identifier 'in' expr '..' expr
 /// (called with the name and the variable already parsed, at 'in').
@@ -614,11 +615,12 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   } else if (!expect(TokenKind::r_paren, "')' to end the reduction")) {
     return nullptr;
   }
-  ReduceExpr::Op op = name == "sum"      ? ReduceExpr::Op::Sum
-                      : name == "min"    ? ReduceExpr::Op::Min
-                      : name == "max"    ? ReduceExpr::Op::Max
-                      : name == "argmin" ? ReduceExpr::Op::Argmin
-                                         : ReduceExpr::Op::Argmax;
+  ReduceExpr::Op op = name == "sum"       ? ReduceExpr::Op::Sum
+                      : name == "product" ? ReduceExpr::Op::Product
+                      : name == "min"     ? ReduceExpr::Op::Min
+                      : name == "max"     ? ReduceExpr::Op::Max
+                      : name == "argmin"  ? ReduceExpr::Op::Argmin
+                                          : ReduceExpr::Op::Argmax;
   return std::make_unique<ReduceExpr>(
       llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
       variable->getRange(), std::move(lo), std::move(hi), std::move(body));
@@ -635,11 +637,12 @@ bool Parser::parseCallArgs(std::vector<ExprPtr> &args, llvm::SMLoc &end,
         return false;
       // `f(i in lo..hi, ...)`: a reduction the language does not have.
       if (callee && args.empty() && tok.is(TokenKind::kw_in)) {
-        diags.error(callee->getLoc(),
-                    "'" + callee->spelling +
-                        "' is not a reduction: the "
-                        "reductions are sum, min, max, argmin and argmax",
-                    callee->getRange());
+        diags.error(
+            callee->getLoc(),
+            "'" + callee->spelling +
+                "' is not a reduction: the "
+                "reductions are sum, product, min, max, argmin and argmax",
+            callee->getRange());
         diags.note(tok.getLoc(), "a range ('i in lo..hi') is only allowed "
                                  "in a reduction");
         return false;
@@ -705,8 +708,8 @@ ExprPtr Parser::parsePrimary() {
     if (tok.is(TokenKind::l_paren)) {
       std::vector<ExprPtr> args;
       llvm::SMLoc end;
-      if (name == "sum" || name == "min" || name == "max" || name == "argmin" ||
-          name == "argmax") {
+      if (name == "sum" || name == "product" || name == "min" ||
+          name == "max" || name == "argmin" || name == "argmax") {
         // A reduction, `sum(i in lo..hi, expr)`, or the call `min(a, b)`.
         consume(); // '('
         ExprPtr first = parseExpr();

@@ -652,6 +652,10 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     case ReductionKind::sum:
       identity = rewriter.getZeroAttr(termType);
       break;
+    case ReductionKind::product:
+      identity = isFloat ? TypedAttr(rewriter.getF32FloatAttr(1.0f))
+                         : TypedAttr(rewriter.getIntegerAttr(termType, 1));
+      break;
     case ReductionKind::min:
       identity = largest();
       break;
@@ -673,6 +677,10 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
             return {isFloat
                         ? Value(arith::AddFOp::create(rewriter, loc, a, term))
                         : Value(arith::AddIOp::create(rewriter, loc, a, term))};
+          case ReductionKind::product:
+            return {isFloat
+                        ? Value(arith::MulFOp::create(rewriter, loc, a, term))
+                        : Value(arith::MulIOp::create(rewriter, loc, a, term))};
           case ReductionKind::min:
             return {
                 isFloat

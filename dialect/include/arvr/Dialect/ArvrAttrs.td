@@ -55,11 +55,12 @@ def Arvr_ReductionMin : I32EnumAttrCase<"min", 1>;
 def Arvr_ReductionMax : I32EnumAttrCase<"max", 2>;
 def Arvr_ReductionArgmin : I32EnumAttrCase<"argmin", 3>;
 def Arvr_ReductionArgmax : I32EnumAttrCase<"argmax", 4>;
+def Arvr_ReductionProduct : I32EnumAttrCase<"product", 5>;
 
 def Arvr_ReductionKind : I32EnumAttr<"ReductionKind",
     "how the values of a reduction combine",
     [Arvr_ReductionSum, Arvr_ReductionMin, Arvr_ReductionMax,
-     Arvr_ReductionArgmin, Arvr_ReductionArgmax]> {
+     Arvr_ReductionArgmin, Arvr_ReductionArgmax, Arvr_ReductionProduct]> {
   let cppNamespace = "::mlir::arvr";
 }
 

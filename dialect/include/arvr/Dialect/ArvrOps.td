@@ -213,16 +213,17 @@ def Arvr_YieldOp : Arvr_Op<"yield", [Pure,
 
 def Arvr_ReduceOp : Arvr_Op<"reduce", [RecursiveMemoryEffects,
                                        RecursivelySpeculatable]> {
-  let summary = "a bounded reduction (sum, min, max, argmin, argmax) over a "
-                "range";
+  let summary = "a bounded reduction (sum, product, min, max, argmin, "
+                "argmax) over a range";
   let description = [{
     Combines the values its region yields for each integer `i` from `lower`
-    to `upper`, both included: their sum, minimum or maximum, or the first
+    to `upper`, both included: their sum, product (from the first term to
+    the last), minimum or maximum, or the first
     `i` whose value is the smallest (argmin) or the largest (argmax). The
     region takes `i` (an `i32`) and ends in `arvr.yield` of the result's
     type (for argmin and argmax, of any number type; the result is the
     `i32` index). An empty range (`upper < lower`) gives the identity of
-    the combination (0, the largest value, the smallest value), or `lower`
+    the combination (0, 1, the largest value, the smallest value), or `lower`
     for argmin and argmax. `unroll` (from a
     schedule's `f.unroll(n)`) asks that the loop of the reduction be
     unrolled n times; the terms are combined in the same order, so the

@@ -231,7 +231,7 @@ constexpr int64_t kMaxReductionRange = 65536;
 /// bounded reduction over the integers lo to hi, both included.
 class ReduceExpr : public Expr {
 public:
-  enum class Op { Sum, Min, Max, Argmin, Argmax };
+  enum class Op { Sum, Product, Min, Max, Argmin, Argmax };
   ReduceExpr(llvm::SMRange range, Op op, std::string var,
              llvm::SMRange varRange, ExprPtr lo, ExprPtr hi, ExprPtr body)
       : Expr(Kind::Reduce, range), op(op), var(std::move(var)),
