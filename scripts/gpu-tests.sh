@@ -257,7 +257,8 @@ for entry in "scale|$out/in.pfm|pfm" "to_float|$src/tests/data/odd-641x479.png|p
   fi
   printf '%-36s %-26s %-18s %s\n' float-images.arvr "$kernel" "$(basename "$input")" "$result"
 done
-# Pixels per thread and unrolled reductions change no bit on the GPU: each
+# Pixels per thread, unrolled reductions and stages in shared memory
+# (chains and trees of them) change no bit on the GPU: each
 # example with extra schedule lines against the example as it is.
 # with_schedule FILE OUT LINE...: FILE with LINEs added to its schedule.
 with_schedule() {
@@ -281,6 +282,7 @@ variants=(
   "examples/gaussian_blur.arvr|tests/data/baboon.jpg|out.gpu_pixels(3);|norm.unroll(2);"
   "tests/lit/Driver/Inputs/three-outputs.arvr|tests/data/odd-641x479.png|frame.gpu_pixels(3);|preview.gpu_pixels(2);"
   "tests/lit/Driver/Inputs/shared-chain.arvr|tests/data/odd-641x479.png|bx.compute_shared();|b.compute_shared();"
+  "tests/lit/Driver/Inputs/shared-tree.arvr|tests/data/odd-641x479.png|a.compute_shared();|b.compute_shared();|s.compute_shared();"
 )
 for entry in "${variants[@]}"; do
   IFS='|' read -r -a fields <<<"$entry"
