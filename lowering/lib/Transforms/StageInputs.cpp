@@ -12,9 +12,11 @@
 // per tap. Halide stages an input the same way (`f.in().compute_at(...)`).
 //
 // Values do not change: the staged stage is the image, read as the taps
-// read it. Runs in the GPU pipeline only, before arvr-infer-bounds (which
-// sizes the new stage from the taps), and only where the halo is at most
-// kMaxHalo on each side (the tile stays small).
+// read it. Its channels are those of its window (the reader's, as it is
+// read at the reader's c), not the image's: a reader may have more
+// channels than the image, read under the boundary. Runs in the GPU pipeline
+// only, before arvr-infer-bounds (which sizes the new stage from the taps), and
+// only where the halo is at most kMaxHalo on each side (the tile stays small).
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,9 +132,12 @@ static void stage(StageOp reader, Value image, ArrayRef<AccessOp> reads,
                   StringRef imageName) {
   OpBuilder b(reader);
   Location loc = image.getLoc();
-  auto staged =
-      StageOp::create(b, loc, image.getType(),
-                      (imageName + "_staged_for_" + reader.getName()).str());
+  auto staged = StageOp::create(
+      b, loc,
+      ImageType::get(b.getContext(),
+                     cast<ImageType>(image.getType()).getElementType(),
+                     ShapedType::kDynamic),
+      (imageName + "_staged_for_" + reader.getName()).str());
   staged.setGpuShared(true);
   Type index = b.getIndexType();
   Block *body = b.createBlock(&staged.getBody(), {}, {index, index, index},

@@ -4,15 +4,16 @@
 
 // A horizontal 5-tap pass in shared memory reading `src` mirrored at
 // x + i, i in -2..2: `src` is staged (the image under mirror), and the
-// taps read the new stage in range. The reader `out` reads the pass only.
+// taps read the new stage in range (its channels those of its window, not
+// the image's: they are read at the reader's c). `out` reads the pass only.
 // CHECK-LABEL: arvr.kernel @taps
 // CHECK-SAME: (%[[SRC:[^:]+]]: !arvr.image<ui8, 3>
-// CHECK: %[[STAGED:.+]] = arvr.stage "src_staged_for_bx" gpu_shared : !arvr.image<ui8, 3> {
+// CHECK: %[[STAGED:.+]] = arvr.stage "src_staged_for_bx" gpu_shared : !arvr.image<ui8, ?> {
 // CHECK-NEXT: ^bb0(%[[X:.+]]: index, %[[Y:.+]]: index, %[[C:.+]]: index):
 // CHECK-NEXT: %[[V:.+]] = arvr.access %[[SRC]][%[[X]], %[[Y]], %[[C]]] mirror : !arvr.image<ui8, 3>
 // CHECK-NEXT: arvr.yield %[[V]] : i8
 // CHECK: arvr.stage "bx" gpu_shared
-// CHECK: arvr.access %[[STAGED]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds : !arvr.image<ui8, 3>
+// CHECK: arvr.access %[[STAGED]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds : !arvr.image<ui8, ?>
 // CHECK-NOT: _staged_for_
 arvr.kernel @taps(%src: !arvr.image<ui8, 3> {arvr.name = "src"}) -> !arvr.image<ui8, 3> {
   %bx = arvr.stage "bx" gpu_shared : !arvr.image<f32, 3> {
