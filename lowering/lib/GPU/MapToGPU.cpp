@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/SharedMemory.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -662,12 +663,7 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
                                        readerTileY);
     Value col0 = arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
                                        readerTileX);
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    Value raw = gpu::DynamicSharedMemoryOp::create(
-        rewriter, loc,
-        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
+    Value raw = arvr::createDynamicSharedBytes(rewriter, loc);
     placeTiles(rewriter, loc, raw, members, offsets);
 
     // 1. Each stage's tile, reading its producers' tiles; all of it there

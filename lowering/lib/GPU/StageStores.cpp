@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/SharedMemory.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -273,12 +274,7 @@ static void stageLaunch(gpu::LaunchOp launch) {
       arith::ConstantIntOp::create(outside, loc, bytes, 32));
   for (auto &[block, groups] : work) {
     b.setInsertionPointToStart(block);
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    Value smem = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
+    Value smem = arvr::createDynamicSharedBytes(b, loc);
     Value linear = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, ty,

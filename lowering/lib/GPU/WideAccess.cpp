@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/SharedMemory.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -41,6 +42,7 @@ using namespace mlir;
 using arvr::Affine;
 using arvr::decompose;
 using arvr::floorDiv;
+using arvr::isWorkgroup;
 using arvr::kBigDivisor;
 using arvr::knownDivisor;
 
@@ -61,14 +63,6 @@ struct Group {
   int64_t align;  // The alignment of the base column's first byte.
   SmallVector<Access> accesses;
 };
-
-/// Whether `memref` is in a block's shared memory (a tile of a stage that
-/// arvr-map-to-gpu put there).
-static bool isWorkgroup(Value memref) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      cast<MemRefType>(memref.getType()).getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
 
 /// The access's row and column (its group's key) and its byte from the base
 /// column's first byte, if it is an access to a u8 image with a static
