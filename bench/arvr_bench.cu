@@ -9,7 +9,9 @@
 //      most 1 apart; NPP's difference reported);
 //   2. warms up, then times >= 50 repetitions with CUDA events, the
 //      implementations interleaved (A B C A B C ...), input/output buffers
-//      rotated so the working set exceeds 4x the L2 cache;
+//      rotated so the working set exceeds 4x the L2 cache; a batch of 8 is
+//      one launch of the hand kernels (the frames as the grid's z) and one
+//      launch per frame of arvrc's and NPP's;
 //   3. reports median/min/max us per frame, GB/s of the ideal traffic, % of
 //      the device-to-device copy bandwidth measured in the same run,
 //      registers, spills, theoretical occupancy, and ratios.
@@ -337,6 +339,19 @@ struct DeviceBuffer {
   uint64_t address() const { return reinterpret_cast<uint64_t>(ptr); }
 };
 
+/// `count` frames of `frameBytes` each, one after another in one
+/// allocation: a batch of consecutive frames is one launch of a kernel that
+/// takes frames at a fixed stride (the hand kernels' grid z).
+struct FramePool {
+  DeviceBuffer buffer;
+  size_t frameBytes;
+  FramePool(int count, size_t frameBytes)
+      : buffer(size_t(count) * frameBytes), frameBytes(frameBytes) {}
+  uint8_t *u8(int s) const { return buffer.u8() + size_t(s) * frameBytes; }
+  void *ptr(int s) const { return u8(s); }
+  uint64_t address(int s) const { return buffer.address() + s * frameBytes; }
+};
+
 //===----------------------------------------------------------------------===//
 // Statistics and output
 //===----------------------------------------------------------------------===//
@@ -372,7 +387,8 @@ std::ofstream csv;
 
 struct Impl {
   std::string name;
-  std::function<void(int set, cudaStream_t)> launch;
+  /// Runs frames first .. first + count - 1 (never past the last set).
+  std::function<void(int first, int count, cudaStream_t)> launch;
   std::vector<KernelFacts> facts;
 };
 
@@ -392,7 +408,7 @@ void measure(
   std::vector<std::vector<uint8_t>> outputs(impls.size());
   for (size_t i = 0; i < impls.size(); ++i) {
     poison(int(i));
-    impls[i].launch(0, stream);
+    impls[i].launch(0, 1, stream);
     CUDA(cudaStreamSynchronize(stream));
     output(int(i), outputs[i]);
   }
@@ -432,8 +448,7 @@ void measure(
     for (int rep = -5; rep < reps; ++rep) {
       for (size_t i = 0; i < impls.size(); ++i) {
         CUDA(cudaEventRecord(start, stream));
-        for (int f = 0; f < batch; ++f)
-          impls[i].launch((next + f) % sets, stream);
+        impls[i].launch(next, batch, stream);
         CUDA(cudaEventRecord(stop, stream));
         CUDA(cudaEventSynchronize(stop));
         float ms = 0;
@@ -479,9 +494,22 @@ void measure(
   CUDA(cudaEventDestroy(stop));
 }
 
+/// Frame sets rotated through: together over 4x the L2 cache, a multiple
+/// of 8 so that a batch of 8 never wraps around.
 int setsFor(size_t bytesPerSet) {
   size_t wanted = 4 * size_t(device.l2Bytes);
-  return int(std::max<size_t>(2, (wanted + bytesPerSet - 1) / bytesPerSet));
+  size_t sets = std::max<size_t>(2, (wanted + bytesPerSet - 1) / bytesPerSet);
+  return int((sets + 7) / 8 * 8);
+}
+
+/// arvrc's launches of frames first .. first + count - 1: one per frame
+/// (arvrc has no batched launch yet).
+std::function<void(int, int, cudaStream_t)>
+arvrLauncher(ArvrKernel &k, std::vector<ArvrFrame> &frames) {
+  return [&k, &frames](int first, int count, cudaStream_t st) {
+    for (int f = 0; f < count; ++f)
+      launchArvr(k, frames[first + f], st);
+  };
 }
 
 #ifdef ARVR_BENCH_NPP
@@ -532,14 +560,12 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
   std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
-  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
-  for (int s = 0; s < sets; ++s) {
-    in.emplace_back(new DeviceBuffer(frameBytes));
-    CUDA(cudaMemcpy(in.back()->ptr, rgb.data(), frameBytes,
-                    cudaMemcpyHostToDevice));
-    for (auto &o : out)
-      o.emplace_back(new DeviceBuffer(frameBytes));
-  }
+  FramePool in(sets, frameBytes);
+  std::vector<std::unique_ptr<FramePool>> out;
+  for (int i = 0; i < 3; ++i)
+    out.emplace_back(new FramePool(sets, frameBytes));
+  for (int s = 0; s < sets; ++s)
+    CUDA(cudaMemcpy(in.ptr(s), rgb.data(), frameBytes, cudaMemcpyHostToDevice));
   hand::LensParams p = lensFor(width, height);
   std::map<std::string, double> scalars = {
       {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
@@ -554,7 +580,7 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
         k,
         [&](const arvrbench::ManifestArg &arg) {
           return rgbImage(width, height,
-                          (arg.isOutput ? out[0][s] : in[s])->address());
+                          arg.isOutput ? out[0]->address(s) : in.address(s));
         },
         scalars);
     k.manifest.evaluate(b);
@@ -564,35 +590,36 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
   }
 
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-       factsOf(k, frames[0])});
-  dim3 block(32, 8), grid((width + 127) / 128, (height + 7) / 8);
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
+  dim3 block = hand::lensBlock();
   impls.push_back(
       {"hand CUDA",
-       [&, block, grid, p](int s, cudaStream_t st) {
-         hand::lensUndistortHand<<<grid, block, 0, st>>>(
-             in[s]->u8(), out[1][s]->u8(), width, height, p);
+       [&, block, p](int s, int count, cudaStream_t st) {
+         hand::lensUndistortHand<<<hand::lensGrid(width, height, count), block,
+                                   0, st>>>(in.u8(s), out[1]->u8(s), width,
+                                            height, p);
        },
-       {factsOfHand("lensUndistortHand", hand::lensUndistortHand, 256, 0)}});
+       {factsOfHand("lensUndistortHand", hand::lensUndistortHand,
+                    block.x * block.y, 0)}});
 #ifdef ARVR_BENCH_NPP
   DeviceBuffer mapX(size_t(width) * height * 4),
       mapY(size_t(width) * height * 4);
-  hand::lensMapForNpp<<<dim3((width + 31) / 32, (height + 7) / 8), block, 0,
-                        stream>>>(static_cast<float *>(mapX.ptr),
+  hand::lensMapForNpp<<<dim3((width + 31) / 32, (height + 7) / 8), dim3(32, 8),
+                        0, stream>>>(static_cast<float *>(mapX.ptr),
                                   static_cast<float *>(mapY.ptr), width, height,
                                   p);
   NppStreamContext ctx = nppContext(stream);
   impls.push_back({"NPP",
-                   [&, ctx](int s, cudaStream_t) {
+                   [&, ctx](int first, int count, cudaStream_t) {
                      NppiSize size = {width, height};
                      NppiRect roi = {0, 0, width, height};
-                     NPP(nppiRemap_8u_C3R_Ctx(
-                         in[s]->u8(), size, width * 3, roi,
-                         static_cast<const Npp32f *>(mapX.ptr), width * 4,
-                         static_cast<const Npp32f *>(mapY.ptr), width * 4,
-                         out[2][s]->u8(), width * 3, size, NPPI_INTER_LINEAR,
-                         ctx));
+                     for (int s = first; s < first + count; ++s)
+                       NPP(nppiRemap_8u_C3R_Ctx(
+                           in.u8(s), size, width * 3, roi,
+                           static_cast<const Npp32f *>(mapX.ptr), width * 4,
+                           static_cast<const Npp32f *>(mapY.ptr), width * 4,
+                           out[2]->u8(s), width * 3, size, NPPI_INTER_LINEAR,
+                           ctx));
                    },
                    {}});
 #endif
@@ -600,10 +627,10 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       {"lens_undistort", 6.0}, sizeName, width, height, impls,
       [&](int i, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
-        CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameBytes,
+        CUDA(cudaMemcpy(host.data(), out[i]->ptr(0), frameBytes,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameBytes)); }, sets,
+      [&](int i) { CUDA(cudaMemset(out[i]->ptr(0), 0xA5, frameBytes)); }, sets,
       reps, stream);
 }
 
@@ -618,25 +645,17 @@ void benchGaussian(ArvrKernel &k,
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
   std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
-  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
-  for (int s = 0; s < sets; ++s) {
-    in.emplace_back(new DeviceBuffer(frameBytes));
-    CUDA(cudaMemcpy(in.back()->ptr, rgb.data(), frameBytes,
-                    cudaMemcpyHostToDevice));
-    for (auto &o : out)
-      o.emplace_back(new DeviceBuffer(frameBytes));
-  }
+  FramePool in(sets, frameBytes);
+  std::vector<std::unique_ptr<FramePool>> out;
+  for (int i = 0; i < 3; ++i)
+    out.emplace_back(new FramePool(sets, frameBytes));
+  for (int s = 0; s < sets; ++s)
+    CUDA(cudaMemcpy(in.ptr(s), rgb.data(), frameBytes, cudaMemcpyHostToDevice));
   std::map<std::string, double> scalars = {{"sigma", sigma},
                                            {"radius", radius}};
   // Output buffers of the variants come after arvrc's, hand's and NPP's.
-  std::vector<std::vector<std::unique_ptr<DeviceBuffer>>> variantOut(
-      variants.size());
-  for (auto &o : variantOut)
-    for (int s = 0; s < sets; ++s)
-      o.emplace_back(new DeviceBuffer(frameBytes));
-  auto outputOf = [&](int impl, int s) -> DeviceBuffer & {
-    return impl < 3 ? *out[impl][s] : *variantOut[impl - 3][s];
-  };
+  for (size_t v = 0; v < variants.size(); ++v)
+    out.emplace_back(new FramePool(sets, frameBytes));
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   auto framesOf = [&](ArvrKernel &kernel, int impl) {
     std::vector<ArvrFrame> frames;
@@ -646,8 +665,8 @@ void benchGaussian(ArvrKernel &k,
           kernel,
           [&](const arvrbench::ManifestArg &arg) {
             return rgbImage(width, height,
-                            arg.isOutput ? outputOf(impl, s).address()
-                                         : in[s]->address());
+                            arg.isOutput ? out[impl]->address(s)
+                                         : in.address(s));
           },
           scalars);
       kernel.manifest.evaluate(b);
@@ -674,42 +693,36 @@ void benchGaussian(ArvrKernel &k,
       gaussianHand, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
 
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-       factsOf(k, frames[0])});
-  dim3 block(hand::kGaussTileX, hand::kGaussThreadsY);
-  dim3 grid((width + hand::kGaussTileX - 1) / hand::kGaussTileX,
-            (height + hand::kGaussTileY - 1) / hand::kGaussTileY);
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
   impls.push_back(
       {"hand CUDA",
-       [&, block, grid, shared](int s, cudaStream_t st) {
-         gaussianHand<<<grid, block, shared, st>>>(in[s]->u8(), out[1][s]->u8(),
-                                                   width, height);
+       [&, shared](int s, int count, cudaStream_t st) {
+         gaussianHand<<<hand::gaussianGrid(width, height, count),
+                        hand::kGaussThreads, shared, st>>>(
+             in.u8(s), out[1]->u8(s), width, height);
        },
-       {factsOfHand("gaussianHandR<4>", gaussianHand,
-                    hand::kGaussTileX * hand::kGaussThreadsY, shared)}});
+       {factsOfHand("gaussianHandR<4>", gaussianHand, hand::kGaussThreads,
+                    shared)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
   impls.push_back({"NPP",
-                   [&, ctx](int s, cudaStream_t) {
+                   [&, ctx](int first, int count, cudaStream_t) {
                      NppiSize size = {width, height};
                      NppiPoint offset = {0, 0};
-                     NPP(nppiFilterGaussBorder_8u_C3R_Ctx(
-                         in[s]->u8(), width * 3, size, offset, out[2][s]->u8(),
-                         width * 3, size, NPP_MASK_SIZE_9_X_9,
-                         NPP_BORDER_REPLICATE, ctx));
+                     for (int s = first; s < first + count; ++s)
+                       NPP(nppiFilterGaussBorder_8u_C3R_Ctx(
+                           in.u8(s), width * 3, size, offset, out[2]->u8(s),
+                           width * 3, size, NPP_MASK_SIZE_9_X_9,
+                           NPP_BORDER_REPLICATE, ctx));
                    },
                    {}});
 #else
   // Keep implementation numbers (and so output buffers) as with NPP.
-  impls.push_back({"NPP (not built)", [](int, cudaStream_t) {}, {}});
+  impls.push_back({"NPP (not built)", [](int, int, cudaStream_t) {}, {}});
 #endif
   for (size_t v = 0; v < variants.size(); ++v) {
     ArvrKernel &kernel = *variants[v].second;
-    impls.push_back({variants[v].first,
-                     [&, v](int s, cudaStream_t st) {
-                       launchArvr(kernel, variantFrames[v][s], st);
-                     },
+    impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
                      factsOf(kernel, variantFrames[v][0])});
   }
 #ifndef ARVR_BENCH_NPP
@@ -727,11 +740,11 @@ void benchGaussian(ArvrKernel &k,
       {"gaussian_blur", 6.0}, sizeName, width, height, impls,
       [&](int i, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
-        CUDA(cudaMemcpy(host.data(), outputOf(bufferIndex(i), 0).ptr,
-                        frameBytes, cudaMemcpyDeviceToHost));
+        CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(0), frameBytes,
+                        cudaMemcpyDeviceToHost));
       },
       [&](int i) {
-        CUDA(cudaMemset(outputOf(bufferIndex(i), 0).ptr, 0xA5, frameBytes));
+        CUDA(cudaMemset(out[bufferIndex(i)]->ptr(0), 0xA5, frameBytes));
       },
       sets, reps, stream);
 }
@@ -744,47 +757,45 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
   int sets = setsFor(frameIn + frameOut);
   std::vector<uint8_t> nv12 =
       makeNv12Frame(makeRgbFrame(photo, width, height), width, height);
-  std::vector<std::unique_ptr<DeviceBuffer>> in, out[3];
-  for (int s = 0; s < sets; ++s) {
-    in.emplace_back(new DeviceBuffer(frameIn));
-    CUDA(cudaMemcpy(in.back()->ptr, nv12.data(), frameIn,
-                    cudaMemcpyHostToDevice));
-    for (auto &o : out)
-      o.emplace_back(new DeviceBuffer(frameOut));
-  }
+  FramePool in(sets, frameIn);
+  std::vector<std::unique_ptr<FramePool>> out;
+  for (int i = 0; i < 3; ++i)
+    out.emplace_back(new FramePool(sets, frameOut));
+  for (int s = 0; s < sets; ++s)
+    CUDA(cudaMemcpy(in.ptr(s), nv12.data(), frameIn, cudaMemcpyHostToDevice));
   std::vector<ArvrFrame> frames;
   for (int s = 0; s < sets; ++s) {
     std::vector<arvrbench::Binding> b(k.manifest.args.size());
     b[0].shape = {height, width, 1};
-    b[0].pointer = in[s]->address();
+    b[0].pointer = in.address(s);
     b[1].shape = {height / 2, width / 2, 2};
-    b[1].pointer = in[s]->address() + lumaBytes;
+    b[1].pointer = in.address(s) + lumaBytes;
     b[2].shape = {height, width, 3};
-    b[2].pointer = out[0][s]->address();
+    b[2].pointer = out[0]->address(s);
     frames.push_back(prepare(k, b, {}));
   }
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", [&](int s, cudaStream_t st) { launchArvr(k, frames[s], st); },
-       factsOf(k, frames[0])});
-  dim3 block(32, 8), grid((width + 127) / 128, (height + 15) / 16);
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
+  dim3 block = hand::nv12Block();
   impls.push_back(
       {"hand CUDA",
-       [&, block, grid](int s, cudaStream_t st) {
-         hand::nv12ToRgbHand<<<grid, block, 0, st>>>(
-             in[s]->u8(), in[s]->u8() + lumaBytes, out[1][s]->u8(), width,
-             height);
+       [&, block](int s, int count, cudaStream_t st) {
+         hand::nv12ToRgbHand<<<hand::nv12Grid(width, height, count), block, 0,
+                               st>>>(in.u8(s), out[1]->u8(s), width, height);
        },
-       {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, 256, 0)}});
+       {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, block.x * block.y,
+                    0)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
   impls.push_back(
       {"NPP",
-       [&, ctx](int s, cudaStream_t) {
-         const Npp8u *planes[2] = {in[s]->u8(), in[s]->u8() + lumaBytes};
-         NppiSize size = {width, height};
-         NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width, out[2][s]->u8(),
-                                        width * 3, size, ctx));
+       [&, ctx](int first, int count, cudaStream_t) {
+         for (int s = first; s < first + count; ++s) {
+           const Npp8u *planes[2] = {in.u8(s), in.u8(s) + lumaBytes};
+           NppiSize size = {width, height};
+           NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width, out[2]->u8(s),
+                                          width * 3, size, ctx));
+         }
        },
        {}});
 #endif
@@ -792,10 +803,10 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
       {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
       [&](int i, std::vector<uint8_t> &host) {
         host.resize(frameOut);
-        CUDA(cudaMemcpy(host.data(), out[i][0]->ptr, frameOut,
+        CUDA(cudaMemcpy(host.data(), out[i]->ptr(0), frameOut,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i) { CUDA(cudaMemset(out[i][0]->ptr, 0xA5, frameOut)); }, sets,
+      [&](int i) { CUDA(cudaMemset(out[i]->ptr(0), 0xA5, frameOut)); }, sets,
       reps, stream);
 }
 

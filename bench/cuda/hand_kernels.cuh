@@ -1,19 +1,29 @@
-//===- hand_kernels.cuh - Hand-written CUDA baselines for the examples ----===//
+//===- hand_kernels.cuh - Strong hand-written CUDA baselines --------------===//
 //
-// What a CUDA engineer would write for each kernel of examples/, for sm_90,
-// with the same maths, rounding and border handling as the .arvr kernels,
-// so outputs can be compared (at most 1 apart) before anything is timed:
+// What a CUDA engineer writes to make each kernel of examples/ fast on
+// sm_90, with the same maths, rounding and border handling as the .arvr
+// kernels, so outputs can be compared (at most 1 apart) before anything is
+// timed. Every kernel takes a batch of same-size frames at a fixed stride
+// as the grid's z dimension: one launch for the whole batch.
 //
-// - lensUndistortHand: Brown-Conrady with per-channel chromatic-aberration
-//   scales, bilinear, black outside; 4 pixels per thread along x, read-only
-//   (__ldg) gathers, the 12 output bytes stored as three 32-bit words.
-// - gaussianHandR<R>: both passes fused in one kernel, the radius a
-//   compile-time constant. A 32x32 output tile per block of 32x8 threads:
-//   the input tile and its halo (reflect-101 at the edges only) are loaded
-//   once into shared memory as bytes, the horizontal pass is computed into a
-//   shared float tile, then each thread computes 4 output rows.
-// - nv12ToRgbHand: BT.601 limited range; each thread converts 4x2 pixels
-//   (two chroma pairs per row): 32-bit loads of Y and UV, 32-bit stores.
+// - nv12ToRgbHand: BT.601 limited range. Each warp converts 512x2 pixels,
+//   each lane 16x2: one 16-byte load per luma row and one of the shared
+//   chroma row; bytes become floats by the exponent trick (one PRMT and the
+//   same subtraction the kernel does anyway); the 96 output bytes of a lane
+//   are staged in shared memory so that the warp writes each row with
+//   coalesced 16-byte stores.
+// - gaussianHandR<R>: both passes fused. A block of 192 threads computes a
+//   32x120 output tile. The u8 input tile and its halo go to shared memory
+//   with 16-byte loads (rows reflected per row, columns only in the blocks
+//   at the left and right edges); the horizontal pass takes runs of 16
+//   floats, converting each input byte once, into a float tile; the vertical
+//   pass walks 15 rows of 4 float columns with a register window of 2R+1
+//   rows and stores 4 bytes at a time.
+// - lensUndistortHand: Brown-Conrady with per-channel chromatic aberration,
+//   bilinear, black outside. Each thread computes 8 pixels of a row, its
+//   per-row terms hoisted, the map evaluated with FMAs, the four taps of a
+//   sample read with one bounds test when all are inside (per-tap tests
+//   otherwise), the 24 output bytes stored as three 8-byte words.
 //
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
@@ -26,114 +36,156 @@
 
 namespace hand {
 
-/// The language's u8_sat: clamp to [0, 255], round half to even.
-__device__ __forceinline__ uint8_t saturateU8(float v) {
-  v = fminf(fmaxf(v, 0.0f), 255.0f);
-  return static_cast<uint8_t>(__float2int_rn(v));
+/// The language's u8_sat: clamp to [0, 255], round half to even, in one
+/// instruction.
+__device__ __forceinline__ uint32_t saturateU8(float v) {
+  uint32_t r;
+  asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(v));
+  return r;
+}
+
+/// Four bytes (each in the low byte of its word) packed into one word.
+__device__ __forceinline__ uint32_t pack4(uint32_t b0, uint32_t b1,
+                                          uint32_t b2, uint32_t b3) {
+  return __byte_perm(__byte_perm(b0, b1, 0x0040), __byte_perm(b2, b3, 0x0040),
+                     0x5410);
+}
+
+/// Byte `k` of `word` as the float 2^23 + byte (exact); subtract 2^23 (or
+/// fold it into a subtraction already there) to get the byte's value.
+__device__ __forceinline__ float biasedByte(uint32_t word, int k) {
+  return __uint_as_float(__byte_perm(word, 0x4B000000u, 0x7540 | k));
+}
+constexpr float kByteBias = 8388608.0f;
+
+__device__ __forceinline__ bool aligned16(const void *p) {
+  return (reinterpret_cast<uintptr_t>(p) & 15) == 0;
 }
 
 //===----------------------------------------------------------------------===//
-// Lens undistortion with chromatic aberration
+// NV12 to RGB8
 //===----------------------------------------------------------------------===//
 
-struct LensParams {
-  float fx, fy, cx, cy, k1, k2, p1, p2, k3, caRed, caBlue;
-};
+constexpr int kNv12WarpPixels = 512, kNv12Warps = 4;
 
-/// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
-/// convention: pixel centres at integers).
-__device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
-                                                int width, int height, float u,
-                                                float v, int c) {
-  float x0f = floorf(u), y0f = floorf(v);
-  float ax = u - x0f, ay = v - y0f;
-  // Far outside, every read is 0 anyway; this keeps the int conversion
-  // defined.
-  x0f = fminf(fmaxf(x0f, -1073741824.0f), 1073741824.0f);
-  y0f = fminf(fmaxf(y0f, -1073741824.0f), 1073741824.0f);
-  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
-  auto at = [&](int x, int y) -> float {
-    bool inside = x >= 0 && x < width && y >= 0 && y < height;
-    return inside ? static_cast<float>(__ldg(
-                        src + (static_cast<size_t>(y) * width + x) * 3 + c))
-                  : 0.0f;
-  };
-  float p00 = at(x0, y0), p10 = at(x0 + 1, y0);
-  float p01 = at(x0, y0 + 1), p11 = at(x0 + 1, y0 + 1);
-  float top = (1.0f - ax) * p00 + ax * p10;
-  float bottom = (1.0f - ax) * p01 + ax * p11;
-  return (1.0f - ay) * top + ay * bottom;
+/// One pixel's three bytes from its biased luma byte and its pair's
+/// chroma terms.
+__device__ __forceinline__ void nv12Pixel(float biasedY, float rv, float guv,
+                                          float bu, uint32_t *out) {
+  // 1.164 * (Y - 16), the bias folded into the subtraction (exact).
+  float luma = 1.164f * (biasedY - (kByteBias + 16.0f));
+  out[0] = saturateU8(luma + rv);
+  out[1] = saturateU8(luma - guv);
+  out[2] = saturateU8(luma + bu);
 }
 
-__device__ __forceinline__ uint8_t undistortOne(const uint8_t *__restrict__ src,
-                                                int width, int height, int x,
-                                                int y, int c,
-                                                const LensParams &p) {
-  float s = c == 1 ? 1.0f : (c == 0 ? p.caRed : p.caBlue);
-  float xn = s * (static_cast<float>(x) - p.cx) / p.fx;
-  float yn = s * (static_cast<float>(y) - p.cy) / p.fy;
-  float r2 = xn * xn + yn * yn;
-  float radial = 1.0f + r2 * (p.k1 + r2 * (p.k2 + r2 * p.k3));
-  float xd = xn * radial + 2.0f * p.p1 * xn * yn + p.p2 * (r2 + 2.0f * xn * xn);
-  float yd = yn * radial + p.p1 * (r2 + 2.0f * yn * yn) + 2.0f * p.p2 * xn * yn;
-  return saturateU8(sampleBilinear(src, width, height, p.fx * xd + p.cx,
-                                   p.fy * yd + p.cy, c));
+/// Scalar fallback (odd sizes, unaligned frames): one pixel.
+__device__ __forceinline__ void nv12Scalar(const uint8_t *luma,
+                                           const uint8_t *chroma, uint8_t *dst,
+                                           int width, int x, int y) {
+  const int chromaStride = (width + 1) / 2 * 2;
+  const uint8_t *pair =
+      chroma + static_cast<size_t>(y / 2) * chromaStride + (x / 2) * 2;
+  float u = static_cast<float>(pair[0]) - 128.0f;
+  float v = static_cast<float>(pair[1]) - 128.0f;
+  float yv = static_cast<float>(luma[static_cast<size_t>(y) * width + x]);
+  uint32_t rgb[3];
+  nv12Pixel(yv + kByteBias, 1.596f * v, 0.813f * v + 0.391f * u, 2.018f * u,
+            rgb);
+  uint8_t *out = dst + (static_cast<size_t>(y) * width + x) * 3;
+  out[0] = rgb[0];
+  out[1] = rgb[1];
+  out[2] = rgb[2];
 }
 
-/// Block 32x8; each thread computes pixels x..x+3 of row y.
-__global__ void __launch_bounds__(256)
-    lensUndistortHand(const uint8_t *__restrict__ src,
-                      uint8_t *__restrict__ dst, int width, int height,
-                      LensParams p) {
-  int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height)
-    return;
-  uint8_t *row = dst + static_cast<size_t>(y) * width * 3;
-  if (x + 3 < width && width % 4 == 0) {
-    uint8_t bytes[12];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        bytes[i * 3 + c] = undistortOne(src, width, height, x + i, y, c, p);
-    uint32_t words[3];
-    memcpy(words, bytes, 12);
-    uint32_t *out = reinterpret_cast<uint32_t *>(row + x * 3);
-    out[0] = words[0];
-    out[1] = words[1];
-    out[2] = words[2];
+/// Block (32, kNv12Warps); frame blockIdx.z of the batch.
+__global__ void __launch_bounds__(32 * kNv12Warps)
+    nv12ToRgbHand(const uint8_t *__restrict__ frames,
+                  uint8_t *__restrict__ outputs, int width, int height) {
+  __shared__ __align__(16) uint32_t stage[kNv12Warps][2][kNv12WarpPixels * 3 /
+                                                          4];
+  const size_t lumaBytes = static_cast<size_t>(width) * height;
+  const size_t inFrame = lumaBytes + static_cast<size_t>((height + 1) / 2) *
+                                         ((width + 1) / 2 * 2);
+  const uint8_t *luma = frames + blockIdx.z * inFrame;
+  const uint8_t *chroma = luma + lumaBytes;
+  uint8_t *dst = outputs + blockIdx.z * lumaBytes * 3;
+  const int lane = threadIdx.x, w = threadIdx.y;
+  const int y = (blockIdx.y * kNv12Warps + w) * 2;
+  const int xw = blockIdx.x * kNv12WarpPixels, x = xw + lane * 16;
+  if (y >= height)
+    return; // The whole warp: the rest synchronises only within warps.
+  const bool vector = width % 16 == 0 && height % 2 == 0 && aligned16(luma) &&
+                      aligned16(chroma) && aligned16(dst);
+  if (!vector) {
+    for (int dy = 0; dy < 2 && y + dy < height; ++dy)
+      for (int i = 0; i < 16 && x + i < width; ++i)
+        nv12Scalar(luma, chroma, dst, width, x + i, y + dy);
     return;
   }
-  for (int i = 0; i < 4 && x + i < width; ++i)
-    for (int c = 0; c < 3; ++c)
-      row[(x + i) * 3 + c] = undistortOne(src, width, height, x + i, y, c, p);
+  if (x < width) {
+    uint4 uv = __ldg(reinterpret_cast<const uint4 *>(
+        chroma + static_cast<size_t>(y / 2) * width + x));
+    const uint32_t uvWords[4] = {uv.x, uv.y, uv.z, uv.w};
+    float rv[8], guv[8], bu[8];
+#pragma unroll
+    for (int p = 0; p < 8; ++p) {
+      float u = biasedByte(uvWords[p / 2], (p % 2) * 2) - (kByteBias + 128.0f);
+      float v =
+          biasedByte(uvWords[p / 2], (p % 2) * 2 + 1) - (kByteBias + 128.0f);
+      rv[p] = 1.596f * v;
+      guv[p] = 0.813f * v + 0.391f * u;
+      bu[p] = 2.018f * u;
+    }
+#pragma unroll
+    for (int dy = 0; dy < 2; ++dy) {
+      uint4 l = __ldg(reinterpret_cast<const uint4 *>(
+          luma + static_cast<size_t>(y + dy) * width + x));
+      const uint32_t lw[4] = {l.x, l.y, l.z, l.w};
+      uint32_t b[48];
+#pragma unroll
+      for (int i = 0; i < 16; ++i)
+        nv12Pixel(biasedByte(lw[i / 4], i % 4), rv[i / 2], guv[i / 2],
+                  bu[i / 2], b + 3 * i);
+      uint4 *s = reinterpret_cast<uint4 *>(&stage[w][dy][lane * 12]);
+#pragma unroll
+      for (int q = 0; q < 3; ++q)
+        s[q] = make_uint4(pack4(b[16 * q], b[16 * q + 1], b[16 * q + 2],
+                                b[16 * q + 3]),
+                          pack4(b[16 * q + 4], b[16 * q + 5], b[16 * q + 6],
+                                b[16 * q + 7]),
+                          pack4(b[16 * q + 8], b[16 * q + 9], b[16 * q + 10],
+                                b[16 * q + 11]),
+                          pack4(b[16 * q + 12], b[16 * q + 13], b[16 * q + 14],
+                                b[16 * q + 15]));
+    }
+  }
+  __syncwarp();
+  // The warp writes its rows' bytes in 16-byte chunks, lane by lane.
+  const int chunks = min(kNv12WarpPixels, width - xw) * 3 / 16;
+#pragma unroll
+  for (int dy = 0; dy < 2; ++dy) {
+    uint4 *row = reinterpret_cast<uint4 *>(
+        dst + (static_cast<size_t>(y + dy) * width + xw) * 3);
+    const uint4 *s = reinterpret_cast<const uint4 *>(stage[w][dy]);
+    for (int i = lane; i < chunks; i += 32)
+      row[i] = s[i];
+  }
 }
 
-/// NPP's remap takes a stored map: (u, v) of the green channel (no
-/// chromatic aberration), computed once.
-__global__ void lensMapForNpp(float *mapX, float *mapY, int width, int height,
-                              LensParams p) {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height)
-    return;
-  float xn = (static_cast<float>(x) - p.cx) / p.fx;
-  float yn = (static_cast<float>(y) - p.cy) / p.fy;
-  float r2 = xn * xn + yn * yn;
-  float radial = 1.0f + r2 * (p.k1 + r2 * (p.k2 + r2 * p.k3));
-  float xd = xn * radial + 2.0f * p.p1 * xn * yn + p.p2 * (r2 + 2.0f * xn * xn);
-  float yd = yn * radial + p.p1 * (r2 + 2.0f * yn * yn) + 2.0f * p.p2 * xn * yn;
-  mapX[static_cast<size_t>(y) * width + x] = p.fx * xd + p.cx;
-  mapY[static_cast<size_t>(y) * width + x] = p.fy * yd + p.cy;
+inline dim3 nv12Grid(int width, int height, int batch) {
+  return dim3((width + kNv12WarpPixels - 1) / kNv12WarpPixels,
+              (height + 2 * kNv12Warps - 1) / (2 * kNv12Warps), batch);
 }
+inline dim3 nv12Block() { return dim3(32, kNv12Warps); }
 
 //===----------------------------------------------------------------------===//
 // Separable Gaussian, both passes fused
 //===----------------------------------------------------------------------===//
 
-constexpr int kGaussTileX = 32, kGaussTileY = 32, kGaussThreadsY = 8;
-constexpr int kGaussMaxRadius = 16;
+constexpr int kGaussTileX = 32, kGaussTileY = 120, kGaussThreads = 192;
+constexpr int kGaussSegments = 8, kGaussSegmentRows = kGaussTileY / 8;
+constexpr int kGaussMaxRadius = 8;
 __constant__ float gaussWeights[2 * kGaussMaxRadius + 1];
 
 /// The weights exp(-i^2 / (2 sigma^2)) divided by their sum (normalised
@@ -162,91 +214,186 @@ __device__ __forceinline__ int reflect101(int i, int n) {
   return i;
 }
 
-/// Dynamic shared memory: the input tile (bytes) then the horizontal pass
-/// (floats); see gaussianSharedBytes.
-__host__ __device__ inline size_t gaussianSharedBytes(int radius) {
-  size_t rows = kGaussTileY + 2 * radius;
-  size_t inBytes = rows * (kGaussTileX + 2 * radius) * 3;
-  inBytes = (inBytes + 15) / 16 * 16;
-  return inBytes + rows * kGaussTileX * 3 * sizeof(float);
+/// The shared layout for radius R: the u8 tile (rows of kInStride bytes,
+/// byte 0 of a row at kShift so that interior rows come with 16-byte loads
+/// when a row of the image is a multiple of 16 bytes) then the float tile
+/// (rows of kFloatStride floats; the padding keeps both passes free of bank
+/// conflicts).
+template <int R> struct GaussLayout {
+  static constexpr int kRows = kGaussTileY + 2 * R;
+  static constexpr int kRowBytes = (kGaussTileX + 2 * R) * 3;
+  static constexpr int kShift = (16 - (3 * R) % 16) % 16;
+  static constexpr int kChunks = (kShift + kRowBytes + 15) / 16;
+  static constexpr int kInStride = kChunks * 16 + 4; // words: 1 bank apart
+  static constexpr int kFloats = kGaussTileX * 3;
+  static constexpr int kFloatStride = kFloats + 4;
+  static constexpr int kInBytes = (kRows * kInStride + 15) / 16 * 16;
+  static constexpr int kBytes = kInBytes + kRows * kFloatStride * 4;
+};
+
+inline size_t gaussianSharedBytes(int radius) {
+  switch (radius) {
+#define ARVR_GAUSS_CASE(R)                                                     \
+  case R:                                                                      \
+    return GaussLayout<R>::kBytes;
+    ARVR_GAUSS_CASE(1)
+    ARVR_GAUSS_CASE(2)
+    ARVR_GAUSS_CASE(3)
+    ARVR_GAUSS_CASE(4)
+    ARVR_GAUSS_CASE(5)
+    ARVR_GAUSS_CASE(6)
+    ARVR_GAUSS_CASE(7)
+    ARVR_GAUSS_CASE(8)
+#undef ARVR_GAUSS_CASE
+  default:
+    return 0;
+  }
+}
+
+/// Step 1: the u8 tile and halo of the block at (x0, y0) into `in`.
+template <int R>
+__device__ __forceinline__ void gaussLoadTile(const uint8_t *src, uint8_t *in,
+                                              int width, int height, int x0,
+                                              int y0, int tid) {
+  using L = GaussLayout<R>;
+  const size_t rowBytes = static_cast<size_t>(width) * 3;
+  const bool columnsInside = x0 - R >= 0 && x0 + kGaussTileX + R <= width;
+  if (columnsInside && rowBytes % 16 == 0 && aligned16(src)) {
+    // Whole 16-byte chunks; the first chunk of a row starts kShift bytes
+    // before the tile's byte 0. Stored as words (the stride is not a
+    // multiple of 16).
+    for (int i = tid; i < L::kRows * L::kChunks; i += kGaussThreads) {
+      int r = i / L::kChunks, k = i - r * L::kChunks;
+      int gy = reflect101(y0 - R + r, height);
+      const uint8_t *chunk =
+          src + gy * rowBytes + (x0 - R) * 3 - L::kShift + 16 * k;
+      uint4 v = __ldg(reinterpret_cast<const uint4 *>(chunk));
+      uint32_t *s =
+          reinterpret_cast<uint32_t *>(in + r * L::kInStride + 16 * k);
+      s[0] = v.x;
+      s[1] = v.y;
+      s[2] = v.z;
+      s[3] = v.w;
+    }
+    return;
+  }
+  for (int i = tid; i < L::kRows * L::kRowBytes; i += kGaussThreads) {
+    int r = i / L::kRowBytes, b = i - r * L::kRowBytes;
+    int gx = reflect101(x0 - R + b / 3, width);
+    int gy = reflect101(y0 - R + r, height);
+    in[r * L::kInStride + L::kShift + b] =
+        __ldg(src + gy * rowBytes + gx * 3 + b % 3);
+  }
+}
+
+/// Step 2: the horizontal pass. Warp j of the block takes runs of 16
+/// floats starting at float 16 j of each row; its lanes take rows.
+template <int R>
+__device__ __forceinline__ void gaussHorizontal(const uint8_t *in, float *hs,
+                                                int tid) {
+  using L = GaussLayout<R>;
+  constexpr int kTaps = 2 * R + 1, kBytes = 16 + 6 * R;
+  constexpr int kOffset = L::kShift % 4;
+  const int lane = tid % 32, run = tid / 32;
+  static_assert(kGaussThreads / 32 == kGaussTileX * 3 / 16, "a warp per run");
+  for (int r = lane; r < L::kRows; r += 32) {
+    const uint32_t *words = reinterpret_cast<const uint32_t *>(
+        in + r * L::kInStride + (L::kShift - kOffset) + 16 * run);
+    float v[kBytes];
+#pragma unroll
+    for (int m = 0; m < kBytes; ++m)
+      v[m] = biasedByte(words[(kOffset + m) / 4], (kOffset + m) % 4) -
+             kByteBias;
+    float out[16];
+#pragma unroll
+    for (int f = 0; f < 16; ++f) {
+      float sum = 0.0f;
+#pragma unroll
+      for (int k = 0; k < kTaps; ++k)
+        sum = fmaf(gaussWeights[k], v[f + 3 * k], sum);
+      out[f] = sum;
+    }
+    float4 *dst = reinterpret_cast<float4 *>(hs + r * L::kFloatStride + 16 * run);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      dst[q] = make_float4(out[4 * q], out[4 * q + 1], out[4 * q + 2],
+                           out[4 * q + 3]);
+  }
+}
+
+/// Step 3: the vertical pass. Thread (g, s): floats 4g..4g+3 of the
+/// tile's output rows 15 s .. 15 s + 14.
+template <int R>
+__device__ __forceinline__ void gaussVertical(const float *hs, uint8_t *dst,
+                                              int width, int height, int x0,
+                                              int y0, int tid) {
+  using L = GaussLayout<R>;
+  constexpr int kTaps = 2 * R + 1;
+  const int g = tid % (L::kFloats / 4), s = tid / (L::kFloats / 4);
+  const int firstRow = s * kGaussSegmentRows;
+  const bool fast = x0 + kGaussTileX <= width &&
+                    y0 + firstRow + kGaussSegmentRows <= height &&
+                    width % 4 == 0 &&
+                    (reinterpret_cast<uintptr_t>(dst) & 3) == 0;
+  const size_t rowBytes = static_cast<size_t>(width) * 3;
+  float4 window[kTaps];
+#pragma unroll
+  for (int k = 0; k < kTaps - 1; ++k)
+    window[k] = *reinterpret_cast<const float4 *>(
+        hs + (firstRow + k) * L::kFloatStride + 4 * g);
+#pragma unroll
+  for (int i = 0; i < kGaussSegmentRows; ++i) {
+    window[(i + kTaps - 1) % kTaps] = *reinterpret_cast<const float4 *>(
+        hs + (firstRow + i + kTaps - 1) * L::kFloatStride + 4 * g);
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+    for (int k = 0; k < kTaps; ++k) {
+      const float4 w = window[(i + k) % kTaps];
+      const float c = gaussWeights[k];
+      sum.x = fmaf(c, w.x, sum.x);
+      sum.y = fmaf(c, w.y, sum.y);
+      sum.z = fmaf(c, w.z, sum.z);
+      sum.w = fmaf(c, w.w, sum.w);
+    }
+    uint32_t b[4] = {saturateU8(sum.x), saturateU8(sum.y), saturateU8(sum.z),
+                     saturateU8(sum.w)};
+    const int y = y0 + firstRow + i;
+    uint8_t *out = dst + y * rowBytes + x0 * 3 + 4 * g;
+    if (fast) {
+      *reinterpret_cast<uint32_t *>(out) = pack4(b[0], b[1], b[2], b[3]);
+    } else if (y < height) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        if (x0 * 3 + 4 * g + q < width * 3)
+          out[q] = b[q];
+    }
+  }
 }
 
 /// The radius is a template parameter (kernels are instantiated for 1 to
-/// kGaussMaxRadius and chosen at run time), so tile sizes are constants:
-/// index arithmetic becomes shifts and multiplies, loops unroll. Blocks
-/// away from the image's edges load their tile without reflection.
+/// kGaussMaxRadius and chosen at run time), so the layout is constant and
+/// loops unroll. Frame blockIdx.z of the batch.
 template <int R>
-__global__ void __launch_bounds__(kGaussTileX *kGaussThreadsY)
-    gaussianHandR(const uint8_t *__restrict__ src, uint8_t *__restrict__ dst,
-                  int width, int height) {
+__global__ void __launch_bounds__(kGaussThreads, 3)
+    gaussianHandR(const uint8_t *__restrict__ frames,
+                  uint8_t *__restrict__ outputs, int width, int height) {
   extern __shared__ __align__(16) uint8_t shared[];
-  constexpr int rows = kGaussTileY + 2 * R;
-  constexpr int cols = kGaussTileX + 2 * R;
-  constexpr int rowBytes = cols * 3;
-  constexpr int threads = kGaussTileX * kGaussThreadsY;
+  using L = GaussLayout<R>;
+  const size_t frameBytes = static_cast<size_t>(width) * height * 3;
+  const uint8_t *src = frames + blockIdx.z * frameBytes;
+  uint8_t *dst = outputs + blockIdx.z * frameBytes;
   uint8_t *in = shared;
-  float *hsum = reinterpret_cast<float *>(
-      shared + (static_cast<size_t>(rows) * rowBytes + 15) / 16 * 16);
+  float *hs = reinterpret_cast<float *>(shared + L::kInBytes);
   const int x0 = blockIdx.x * kGaussTileX, y0 = blockIdx.y * kGaussTileY;
-  const int tid = threadIdx.y * kGaussTileX + threadIdx.x;
-
-  // 1. The input tile and its halo, byte by byte along each row (a warp
-  //    reads consecutive bytes), reflected only in blocks at an edge.
-  const bool interior = x0 - R >= 0 && y0 - R >= 0 &&
-                        x0 + kGaussTileX + R <= width &&
-                        y0 + kGaussTileY + R <= height;
-  if (interior) {
-    const uint8_t *origin =
-        src + (static_cast<size_t>(y0 - R) * width + (x0 - R)) * 3;
-    for (int i = tid; i < rows * rowBytes; i += threads) {
-      int r = i / rowBytes, b = i - r * rowBytes;
-      in[i] = __ldg(origin + static_cast<size_t>(r) * width * 3 + b);
-    }
-  } else {
-    for (int i = tid; i < rows * rowBytes; i += threads) {
-      int r = i / rowBytes, b = i - r * rowBytes;
-      int gx = reflect101(x0 - R + b / 3, width);
-      int gy = reflect101(y0 - R + r, height);
-      in[i] = __ldg(src + (static_cast<size_t>(gy) * width + gx) * 3 + b % 3);
-    }
-  }
+  const int tid = threadIdx.x;
+  gaussLoadTile<R>(src, in, width, height, x0, y0, tid);
   __syncthreads();
-
-  // 2. The horizontal pass over every row of the tile and halo.
-  for (int i = tid; i < rows * kGaussTileX * 3; i += threads) {
-    int r = i / (kGaussTileX * 3), rest = i - r * kGaussTileX * 3;
-    const uint8_t *line = in + r * rowBytes + rest;
-    float sum = 0.0f;
-#pragma unroll
-    for (int k = 0; k <= 2 * R; ++k)
-      sum = sum + gaussWeights[k] * static_cast<float>(line[k * 3]);
-    hsum[i] = sum;
-  }
+  gaussHorizontal<R>(in, hs, tid);
   __syncthreads();
-
-  // 3. The vertical pass: each thread 4 rows of one column, 3 channels.
-  const int x = x0 + threadIdx.x;
-  if (x >= width)
-    return;
-#pragma unroll
-  for (int k = 0; k < kGaussTileY / kGaussThreadsY; ++k) {
-    int ty = threadIdx.y + k * kGaussThreadsY;
-    int y = y0 + ty;
-    if (y >= height)
-      break;
-#pragma unroll
-    for (int c = 0; c < 3; ++c) {
-      const float *column = hsum + (ty * kGaussTileX + threadIdx.x) * 3 + c;
-      float sum = 0.0f;
-#pragma unroll
-      for (int j = 0; j <= 2 * R; ++j)
-        sum = sum + gaussWeights[j] * column[j * kGaussTileX * 3];
-      dst[(static_cast<size_t>(y) * width + x) * 3 + c] = saturateU8(sum);
-    }
-  }
+  gaussVertical<R>(hs, dst, width, height, x0, y0, tid);
 }
 
-/// The instantiation for `radius` (1 to 8 here; nullptr otherwise).
+/// The instantiation for `radius` (1 to 8; nullptr otherwise).
 using GaussianKernel = void (*)(const uint8_t *, uint8_t *, int, int);
 inline GaussianKernel gaussianHandFor(int radius) {
   switch (radius) {
@@ -271,67 +418,139 @@ inline GaussianKernel gaussianHandFor(int radius) {
   }
 }
 
-//===----------------------------------------------------------------------===//
-// NV12 to RGB8
-//===----------------------------------------------------------------------===//
-
-__device__ __forceinline__ void nv12Pixel(float yv, float u, float v,
-                                          uint8_t *out) {
-  float luma = 1.164f * (yv - 16.0f);
-  out[0] = saturateU8(luma + 1.596f * v);
-  out[1] = saturateU8(luma - 0.813f * v - 0.391f * u);
-  out[2] = saturateU8(luma + 2.018f * u);
+inline dim3 gaussianGrid(int width, int height, int batch) {
+  return dim3((width + kGaussTileX - 1) / kGaussTileX,
+              (height + kGaussTileY - 1) / kGaussTileY, batch);
 }
 
-/// Block 32x8; each thread converts pixels x..x+3 of rows y and y+1.
-__global__ void __launch_bounds__(256)
-    nv12ToRgbHand(const uint8_t *__restrict__ luma,
-                  const uint8_t *__restrict__ chroma, uint8_t *__restrict__ dst,
-                  int width, int height) {
-  int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  int y = (blockIdx.y * blockDim.y + threadIdx.y) * 2;
+//===----------------------------------------------------------------------===//
+// Lens undistortion with chromatic aberration
+//===----------------------------------------------------------------------===//
+
+struct LensParams {
+  float fx, fy, cx, cy, k1, k2, p1, p2, k3, caRed, caBlue;
+};
+
+constexpr int kLensPixels = 8;
+
+/// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
+/// convention: pixel centres at integers). `row` is the image row stride.
+__device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
+                                                int width, int height,
+                                                int row, float u, float v,
+                                                int c) {
+  float x0f = floorf(u), y0f = floorf(v);
+  float ax = u - x0f, ay = v - y0f;
+  // Far outside, every read is 0 anyway; this keeps the int conversion
+  // defined.
+  x0f = fminf(fmaxf(x0f, -2.0f), 1073741824.0f);
+  y0f = fminf(fmaxf(y0f, -2.0f), 1073741824.0f);
+  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
+  float p00, p10, p01, p11;
+  if (static_cast<unsigned>(x0) < static_cast<unsigned>(width - 1) &&
+      static_cast<unsigned>(y0) < static_cast<unsigned>(height - 1)) {
+    const uint8_t *p = src + y0 * row + x0 * 3 + c;
+    p00 = __ldg(p);
+    p10 = __ldg(p + 3);
+    p01 = __ldg(p + row);
+    p11 = __ldg(p + row + 3);
+  } else {
+    auto at = [&](int x, int y) -> float {
+      bool inside = x >= 0 && x < width && y >= 0 && y < height;
+      return inside ? static_cast<float>(__ldg(src + y * row + x * 3 + c))
+                    : 0.0f;
+    };
+    p00 = at(x0, y0);
+    p10 = at(x0 + 1, y0);
+    p01 = at(x0, y0 + 1);
+    p11 = at(x0 + 1, y0 + 1);
+  }
+  float top = fmaf(ax, p10 - p00, p00);
+  float bottom = fmaf(ax, p11 - p01, p01);
+  return fmaf(ay, bottom - top, top);
+}
+
+/// Block (32, 4); thread: pixels x..x+7 of row y of frame blockIdx.z.
+__global__ void __launch_bounds__(128)
+    lensUndistortHand(const uint8_t *__restrict__ frames,
+                      uint8_t *__restrict__ outputs, int width, int height,
+                      LensParams p) {
+  const int row = width * 3;
+  const size_t frameBytes = static_cast<size_t>(row) * height;
+  const uint8_t *src = frames + blockIdx.z * frameBytes;
+  uint8_t *dst = outputs + blockIdx.z * frameBytes;
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * kLensPixels;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  // Interleaved UV: the pair of column x / 2 of chroma row y / 2 is at
-  // byte (y / 2) * (2 * ceil(width / 2)) + x.
-  const int chromaStride = (width + 1) / 2 * 2;
-  if (width % 4 == 0 && x + 3 < width && y + 1 < height) {
-    uint32_t uvWord = __ldg(reinterpret_cast<const uint32_t *>(
-        chroma + static_cast<size_t>(y / 2) * chromaStride + x));
-    uint8_t uv[4];
-    memcpy(uv, &uvWord, 4);
+  // Per channel: xn = a x + b; yn, yn^2, 2 p1 yn and 2 p2 yn per row.
+  float a[3], b[3], yn[3], yn2[3], p1y[3], p2y[3];
 #pragma unroll
-    for (int dy = 0; dy < 2; ++dy) {
-      uint32_t yWord = __ldg(reinterpret_cast<const uint32_t *>(
-          luma + static_cast<size_t>(y + dy) * width + x));
-      uint8_t ys[4], bytes[12];
-      memcpy(ys, &yWord, 4);
+  for (int c = 0; c < 3; ++c) {
+    float s = c == 1 ? 1.0f : (c == 0 ? p.caRed : p.caBlue);
+    a[c] = s / p.fx;
+    b[c] = -s * p.cx / p.fx;
+    yn[c] = s * (static_cast<float>(y) - p.cy) / p.fy;
+    yn2[c] = yn[c] * yn[c];
+    p1y[c] = 2.0f * p.p1 * yn[c];
+    p2y[c] = 2.0f * p.p2 * yn[c];
+  }
+  uint32_t bytes[kLensPixels * 3];
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
-        nv12Pixel(static_cast<float>(ys[i]),
-                  static_cast<float>(uv[(i / 2) * 2]) - 128.0f,
-                  static_cast<float>(uv[(i / 2) * 2 + 1]) - 128.0f,
-                  bytes + i * 3);
-      uint32_t words[3];
-      memcpy(words, bytes, 12);
-      uint32_t *out = reinterpret_cast<uint32_t *>(
-          dst + (static_cast<size_t>(y + dy) * width + x) * 3);
-      out[0] = words[0];
-      out[1] = words[1];
-      out[2] = words[2];
+  for (int i = 0; i < kLensPixels; ++i)
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+      float xn = fmaf(static_cast<float>(x + i), a[c], b[c]);
+      float xn2 = xn * xn;
+      float r2 = xn2 + yn2[c];
+      float radial = fmaf(r2, fmaf(r2, fmaf(r2, p.k3, p.k2), p.k1), 1.0f);
+      float xd = fmaf(xn, radial + p1y[c], p.p2 * fmaf(2.0f, xn2, r2));
+      float yd = fmaf(yn[c], radial,
+                      fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
+      float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
+                               fmaf(p.fy, yd, p.cy), c);
+      bytes[i * 3 + c] = saturateU8(v);
     }
+  uint8_t *out = dst + static_cast<size_t>(y) * row + x * 3;
+  if (x + kLensPixels <= width && width % 8 == 0 &&
+      (reinterpret_cast<uintptr_t>(dst) & 7) == 0) {
+    uint2 *words = reinterpret_cast<uint2 *>(out);
+#pragma unroll
+    for (int q = 0; q < 3; ++q)
+      words[q] = make_uint2(pack4(bytes[8 * q], bytes[8 * q + 1],
+                                  bytes[8 * q + 2], bytes[8 * q + 3]),
+                            pack4(bytes[8 * q + 4], bytes[8 * q + 5],
+                                  bytes[8 * q + 6], bytes[8 * q + 7]));
     return;
   }
-  for (int dy = 0; dy < 2 && y + dy < height; ++dy)
-    for (int i = 0; i < 4 && x + i < width; ++i) {
-      int px = x + i, py = y + dy;
-      const uint8_t *pair =
-          chroma + static_cast<size_t>(py / 2) * chromaStride + (px / 2) * 2;
-      nv12Pixel(static_cast<float>(luma[static_cast<size_t>(py) * width + px]),
-                static_cast<float>(pair[0]) - 128.0f,
-                static_cast<float>(pair[1]) - 128.0f,
-                dst + (static_cast<size_t>(py) * width + px) * 3);
-    }
+#pragma unroll
+  for (int i = 0; i < kLensPixels * 3; ++i)
+    if (x * 3 + i < row)
+      out[i] = bytes[i];
+}
+
+inline dim3 lensBlock() { return dim3(32, 4); }
+inline dim3 lensGrid(int width, int height, int batch) {
+  return dim3((width + 32 * kLensPixels - 1) / (32 * kLensPixels),
+              (height + 3) / 4, batch);
+}
+
+/// NPP's remap takes a stored map: (u, v) of the green channel (no
+/// chromatic aberration), computed once.
+__global__ void lensMapForNpp(float *mapX, float *mapY, int width, int height,
+                              LensParams p) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  float xn = (static_cast<float>(x) - p.cx) / p.fx;
+  float yn = (static_cast<float>(y) - p.cy) / p.fy;
+  float r2 = xn * xn + yn * yn;
+  float radial = 1.0f + r2 * (p.k1 + r2 * (p.k2 + r2 * p.k3));
+  float xd = xn * radial + 2.0f * p.p1 * xn * yn + p.p2 * (r2 + 2.0f * xn * xn);
+  float yd = yn * radial + p.p1 * (r2 + 2.0f * yn * yn) + 2.0f * p.p2 * xn * yn;
+  mapX[static_cast<size_t>(y) * width + x] = p.fx * xd + p.cx;
+  mapY[static_cast<size_t>(y) * width + x] = p.fy * yd + p.cy;
 }
 
 } // namespace hand
