@@ -13,17 +13,18 @@
 //   are staged in shared memory so that the warp writes each row with
 //   coalesced 16-byte stores.
 // - gaussianHandR<R>: both passes fused. A block of 192 threads computes a
-//   32x120 output tile. The u8 input tile and its halo go to shared memory
+//   32x56 output tile (5 blocks a multiprocessor: 64-row tiles in 37 KB). The u8 input tile and its halo go to shared memory
 //   with 16-byte loads (rows reflected per row, columns only in the blocks
 //   at the left and right edges); the horizontal pass takes runs of 16
 //   floats, converting each input byte once, into a float tile; the vertical
-//   pass walks 15 rows of 4 float columns with a register window of 2R+1
+//   pass walks 7 rows of 4 float columns with a register window of 2R+1
 //   rows and stores 4 bytes at a time.
 // - lensUndistortHand: Brown-Conrady with per-channel chromatic aberration,
-//   bilinear, black outside. Each thread computes 8 pixels of a row, its
-//   per-row terms hoisted, the map evaluated with FMAs, the four taps of a
-//   sample read with one bounds test when all are inside (per-tap tests
-//   otherwise), the 24 output bytes stored as three 8-byte words.
+//   bilinear, black outside. Each thread computes 8 pixels of a row, 32
+//   apart (a warp's gathers read neighbouring pixels), its per-row terms
+//   hoisted, the map evaluated with FMAs, the four taps of a sample read
+//   with one bounds test when all are inside (per-tap tests otherwise); the
+//   warp's output bytes staged in shared memory, written in 16-byte chunks.
 //
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
@@ -183,7 +184,7 @@ inline dim3 nv12Block() { return dim3(32, kNv12Warps); }
 // Separable Gaussian, both passes fused
 //===----------------------------------------------------------------------===//
 
-constexpr int kGaussTileX = 32, kGaussTileY = 120, kGaussThreads = 192;
+constexpr int kGaussTileX = 32, kGaussTileY = 56, kGaussThreads = 192;
 constexpr int kGaussSegments = 8, kGaussSegmentRows = kGaussTileY / 8;
 constexpr int kGaussMaxRadius = 8;
 __constant__ float gaussWeights[2 * kGaussMaxRadius + 1];
@@ -322,7 +323,7 @@ __device__ __forceinline__ void gaussHorizontal(const uint8_t *in, float *hs,
 }
 
 /// Step 3: the vertical pass. Thread (g, s): floats 4g..4g+3 of the
-/// tile's output rows 15 s .. 15 s + 14.
+/// tile's output rows 7 s .. 7 s + 6.
 template <int R>
 __device__ __forceinline__ void gaussVertical(const float *hs, uint8_t *dst,
                                               int width, int height, int x0,
@@ -374,7 +375,7 @@ __device__ __forceinline__ void gaussVertical(const float *hs, uint8_t *dst,
 /// kGaussMaxRadius and chosen at run time), so the layout is constant and
 /// loops unroll. Frame blockIdx.z of the batch.
 template <int R>
-__global__ void __launch_bounds__(kGaussThreads, 3)
+__global__ void __launch_bounds__(kGaussThreads, 5)
     gaussianHandR(const uint8_t *__restrict__ frames,
                   uint8_t *__restrict__ outputs, int width, int height) {
   extern __shared__ __align__(16) uint8_t shared[];
@@ -431,7 +432,7 @@ struct LensParams {
   float fx, fy, cx, cy, k1, k2, p1, p2, k3, caRed, caBlue;
 };
 
-constexpr int kLensPixels = 8;
+constexpr int kLensWarps = 4, kLensWarpPixels = 256;
 
 /// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
 /// convention: pixel centres at integers). `row` is the image row stride.
@@ -470,19 +471,24 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
   return fmaf(ay, bottom - top, top);
 }
 
-/// Block (32, 4); thread: pixels x..x+7 of row y of frame blockIdx.z.
-__global__ void __launch_bounds__(128)
+/// Block (32, kLensWarps); warp w: pixels xw .. xw + 255 of row y of
+/// frame blockIdx.z, lane l the pixels xw + l + 32 i (so that each gather
+/// instruction of the warp reads 32 neighbouring pixels); the warp's 768
+/// output bytes are staged in shared memory and written as 16-byte chunks.
+__global__ void __launch_bounds__(32 * kLensWarps)
     lensUndistortHand(const uint8_t *__restrict__ frames,
                       uint8_t *__restrict__ outputs, int width, int height,
                       LensParams p) {
+  __shared__ __align__(16) uint8_t stage[kLensWarps][kLensWarpPixels * 3];
   const int row = width * 3;
   const size_t frameBytes = static_cast<size_t>(row) * height;
   const uint8_t *src = frames + blockIdx.z * frameBytes;
   uint8_t *dst = outputs + blockIdx.z * frameBytes;
-  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * kLensPixels;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height)
-    return;
+  const int lane = threadIdx.x, w = threadIdx.y;
+  const int xw = blockIdx.x * kLensWarpPixels;
+  const int y = blockIdx.y * kLensWarps + w;
+  if (y >= height)
+    return; // The whole warp: the rest synchronises only within warps.
   // Per channel: xn = a x + b; yn, yn^2, 2 p1 yn and 2 p2 yn per row.
   float a[3], b[3], yn[3], yn2[3], p1y[3], p2y[3];
 #pragma unroll
@@ -495,12 +501,14 @@ __global__ void __launch_bounds__(128)
     p1y[c] = 2.0f * p.p1 * yn[c];
     p2y[c] = 2.0f * p.p2 * yn[c];
   }
-  uint32_t bytes[kLensPixels * 3];
 #pragma unroll
-  for (int i = 0; i < kLensPixels; ++i)
+  for (int i = 0; i < kLensWarpPixels / 32; ++i) {
+    const int x = xw + lane + 32 * i;
+    if (x >= width)
+      break;
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
-      float xn = fmaf(static_cast<float>(x + i), a[c], b[c]);
+      float xn = fmaf(static_cast<float>(x), a[c], b[c]);
       float xn2 = xn * xn;
       float r2 = xn2 + yn2[c];
       float radial = fmaf(r2, fmaf(r2, fmaf(r2, p.k3, p.k2), p.k1), 1.0f);
@@ -509,30 +517,26 @@ __global__ void __launch_bounds__(128)
                       fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
       float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
                                fmaf(p.fy, yd, p.cy), c);
-      bytes[i * 3 + c] = saturateU8(v);
+      stage[w][(lane + 32 * i) * 3 + c] = saturateU8(v);
     }
-  uint8_t *out = dst + static_cast<size_t>(y) * row + x * 3;
-  if (x + kLensPixels <= width && width % 8 == 0 &&
-      (reinterpret_cast<uintptr_t>(dst) & 7) == 0) {
-    uint2 *words = reinterpret_cast<uint2 *>(out);
-#pragma unroll
-    for (int q = 0; q < 3; ++q)
-      words[q] = make_uint2(pack4(bytes[8 * q], bytes[8 * q + 1],
-                                  bytes[8 * q + 2], bytes[8 * q + 3]),
-                            pack4(bytes[8 * q + 4], bytes[8 * q + 5],
-                                  bytes[8 * q + 6], bytes[8 * q + 7]));
+  }
+  __syncwarp();
+  const int bytes = min(kLensWarpPixels, width - xw) * 3;
+  uint8_t *out = dst + static_cast<size_t>(y) * row + xw * 3;
+  if (bytes % 16 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0) {
+    const uint4 *s = reinterpret_cast<const uint4 *>(stage[w]);
+    for (int q = lane; q < bytes / 16; q += 32)
+      reinterpret_cast<uint4 *>(out)[q] = s[q];
     return;
   }
-#pragma unroll
-  for (int i = 0; i < kLensPixels * 3; ++i)
-    if (x * 3 + i < row)
-      out[i] = bytes[i];
+  for (int q = lane; q < bytes; q += 32)
+    out[q] = stage[w][q];
 }
 
-inline dim3 lensBlock() { return dim3(32, 4); }
+inline dim3 lensBlock() { return dim3(32, kLensWarps); }
 inline dim3 lensGrid(int width, int height, int batch) {
-  return dim3((width + 32 * kLensPixels - 1) / (32 * kLensPixels),
-              (height + 3) / 4, batch);
+  return dim3((width + kLensWarpPixels - 1) / kLensWarpPixels,
+              (height + kLensWarps - 1) / kLensWarps, batch);
 }
 
 /// NPP's remap takes a stored map: (u, v) of the green channel (no
