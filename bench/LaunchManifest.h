@@ -72,6 +72,8 @@ class LaunchManifest {
 public:
   std::string kernel, ptx;
   int indexBits = 64; ///< Of index values and memref offsets, sizes, strides.
+  /// `batch grid-z`: frames stacked, one launch per kernel for a batch.
+  bool batchGridZ = false;
   std::vector<ManifestArg> args;
   std::vector<ManifestValue> values;
   std::vector<ManifestBuffer> buffers;
@@ -94,6 +96,12 @@ public:
         words >> m.ptx; // cuModuleLoadData takes either.
       } else if (what == "index-bits") {
         words >> m.indexBits;
+      } else if (what == "batch") {
+        std::string how;
+        words >> how;
+        if (how != "grid-z")
+          throw std::runtime_error("unknown batch form: " + line);
+        m.batchGridZ = true;
       } else if (what == "param" || what == "output") {
         std::string ref, kind;
         ManifestArg arg;
@@ -245,14 +253,21 @@ public:
   }
 
   /// Each launch's geometry and parameters, for buffers at `bufferPointers`.
+  /// With `frames` > 1 (a manifest with `batch grid-z`), the bindings are
+  /// the first of `frames` frames stacked (each image and buffer followed
+  /// by the others' at its own size): grid z and every image's height are
+  /// multiplied by `frames`.
   std::vector<ResolvedLaunch>
-  resolve(const std::vector<uint64_t> &bufferPointers) const {
+  resolve(const std::vector<uint64_t> &bufferPointers, int frames = 1) const {
+    if (frames > 1 && !batchGridZ)
+      throw std::runtime_error("this kernel takes one frame per launch");
     std::vector<ResolvedLaunch> out;
     for (const ManifestLaunch &l : launches) {
       ResolvedLaunch r;
       r.entry = l.entry;
       for (int i = 0; i < 3; ++i) {
-        r.grid[i] = static_cast<unsigned>(operand(l.grid[i]));
+        r.grid[i] = static_cast<unsigned>(operand(l.grid[i])) *
+                    (i == 2 ? frames : 1);
         r.block[i] = static_cast<unsigned>(operand(l.block[i]));
       }
       r.shared = static_cast<unsigned>(operand(l.shared));
@@ -262,7 +277,7 @@ public:
           uint64_t fields[9] = {ptr,
                                 ptr,
                                 0,
-                                uint64_t(s[0]),
+                                uint64_t(s[0] * frames),
                                 uint64_t(s[1]),
                                 uint64_t(s[2]),
                                 uint64_t(s[1] * s[2]),

@@ -154,12 +154,14 @@ struct ArvrFrame {
   std::vector<std::vector<void *>> params;
 };
 
+/// With `frames` > 1, frames stacked from those `bindings` give (see
+/// LaunchManifest::resolve).
 ArvrFrame prepare(ArvrKernel &k,
                   const std::vector<arvrbench::Binding> &bindings,
-                  const std::vector<uint64_t> &buffers) {
+                  const std::vector<uint64_t> &buffers, int frames = 1) {
   k.manifest.evaluate(bindings);
   ArvrFrame frame;
-  frame.launches = k.manifest.resolve(buffers);
+  frame.launches = k.manifest.resolve(buffers, frames);
   for (auto &l : frame.launches) {
     if (l.shared > 48 * 1024) // Beyond 48 KiB a kernel must opt in.
       CU(cuFuncSetAttribute(k.functions.at(l.entry),
@@ -360,10 +362,11 @@ struct FramePool {
 /// and appended to `owned`; their addresses, in the manifest's order.
 std::vector<uint64_t>
 allocateStageBuffers(const ArvrKernel &k,
-                     std::vector<std::unique_ptr<DeviceBuffer>> &owned) {
+                     std::vector<std::unique_ptr<DeviceBuffer>> &owned,
+                     int frames = 1) {
   std::vector<uint64_t> addresses;
   for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
-    owned.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i)));
+    owned.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i) * frames));
     addresses.push_back(owned.back()->address());
   }
   return addresses;
@@ -401,16 +404,39 @@ struct Case {
 void measure(
     const Case &c, const std::string &sizeName, int width, int height,
     std::vector<Impl> &impls,
-    const std::function<void(int impl, std::vector<uint8_t> &)> &output,
-    const std::function<void(int impl)> &poison, int sets, int reps,
+    const std::function<void(int impl, int frame, std::vector<uint8_t> &)>
+        &output,
+    const std::function<void(int impl, int frame)> &poison, int sets, int reps,
     cudaStream_t stream) {
-  // 1. Outputs first: arvrc (impl 0) against each other.
+  // 1. Outputs first: arvrc (impl 0) against each other, one frame.
   std::vector<std::vector<uint8_t>> outputs(impls.size());
   for (size_t i = 0; i < impls.size(); ++i) {
-    poison(int(i));
+    poison(int(i), 0);
     impls[i].launch(0, 1, stream);
     CUDA(cudaStreamSynchronize(stream));
-    output(int(i), outputs[i]);
+    output(int(i), 0, outputs[i]);
+  }
+  // A batch of 8 (the same input in every frame) gives each frame the
+  // output of one frame, byte for byte.
+  for (size_t i = 0; i < impls.size(); ++i) {
+    for (int f = 0; f < 8; ++f)
+      poison(int(i), f);
+    impls[i].launch(0, 8, stream);
+    CUDA(cudaStreamSynchronize(stream));
+    for (int f = 0; f < 8; ++f) {
+      std::vector<uint8_t> frame;
+      output(int(i), f, frame);
+      if (frame != outputs[i]) {
+        std::printf("%s,%s,%dx%d,8,%s,MISMATCH: frame %d of a batch of 8 "
+                    "differs from the frame alone; not timed\n",
+                    c.kernel.c_str(), sizeName.c_str(), width, height,
+                    impls[i].name.c_str(), f);
+        csv << c.kernel << "," << sizeName << "," << width << "x" << height
+            << ",8," << impls[i].name
+            << ",0,0,0,0,0,0,-,-,-,,,MISMATCH batch frame " << f << "\n";
+        return;
+      }
+    }
   }
   std::vector<std::string> agreement(impls.size(), "reference");
   for (size_t i = 1; i < impls.size(); ++i) {
@@ -502,13 +528,46 @@ int setsFor(size_t bytesPerSet) {
   return int((sets + 7) / 8 * 8);
 }
 
-/// arvrc's launches of frames first .. first + count - 1: one per frame
-/// (arvrc has no batched launch yet).
-std::function<void(int, int, cudaStream_t)>
-arvrLauncher(ArvrKernel &k, std::vector<ArvrFrame> &frames) {
-  return [&k, &frames](int first, int count, cudaStream_t st) {
+/// arvrc's launches for each frame set (`one`), and, for a kernel whose
+/// manifest says `batch grid-z`, for each 8 sets from a multiple of 8
+/// (`eight`: one launch per kernel for the 8 frames, stacked).
+struct ArvrSets {
+  std::vector<ArvrFrame> one, eight;
+};
+
+/// The launches of `k` for `sets` frame sets, set s bound as
+/// `bindingsOf(s)`; stage buffers allocated into `owned`.
+template <typename BindingsOf>
+ArvrSets arvrSets(ArvrKernel &k, BindingsOf bindingsOf, int sets,
+                  std::vector<std::unique_ptr<DeviceBuffer>> &owned) {
+  ArvrSets r;
+  for (int frames : {1, 8}) {
+    if (frames > 1 && !k.manifest.batchGridZ)
+      break;
+    std::vector<uint64_t> buffers;
+    for (int s = 0; s + frames <= sets; s += frames) {
+      std::vector<arvrbench::Binding> b = bindingsOf(s);
+      k.manifest.evaluate(b);
+      if (s == 0)
+        buffers = allocateStageBuffers(k, owned, frames);
+      (frames == 1 ? r.one : r.eight).push_back(prepare(k, b, buffers, frames));
+    }
+  }
+  return r;
+}
+
+/// arvrc's launches of frames first .. first + count - 1: one launch per
+/// kernel for 8 stacked frames where the kernel takes them, else one per
+/// frame.
+std::function<void(int, int, cudaStream_t)> arvrLauncher(ArvrKernel &k,
+                                                         ArvrSets &sets) {
+  return [&k, &sets](int first, int count, cudaStream_t st) {
+    if (count == 8 && first % 8 == 0 && !sets.eight.empty()) {
+      launchArvr(k, sets.eight[first / 8], st);
+      return;
+    }
     for (int f = 0; f < count; ++f)
-      launchArvr(k, frames[first + f], st);
+      launchArvr(k, sets.one[first + f], st);
   };
 }
 
@@ -572,25 +631,23 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},         {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
 
-  std::vector<ArvrFrame> frames;
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
-  std::vector<uint64_t> buffers;
-  for (int s = 0; s < sets; ++s) {
-    auto b = bindArgs(
-        k,
-        [&](const arvrbench::ManifestArg &arg) {
-          return rgbImage(width, height,
-                          arg.isOutput ? out[0]->address(s) : in.address(s));
-        },
-        scalars);
-    k.manifest.evaluate(b);
-    if (s == 0)
-      buffers = allocateStageBuffers(k, stageBuffers);
-    frames.push_back(prepare(k, b, buffers));
-  }
+  ArvrSets frames = arvrSets(
+      k,
+      [&](int s) {
+        return bindArgs(
+            k,
+            [&](const arvrbench::ManifestArg &arg) {
+              return rgbImage(width, height,
+                              arg.isOutput ? out[0]->address(s)
+                                           : in.address(s));
+            },
+            scalars);
+      },
+      sets, stageBuffers);
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   dim3 block = hand::lensBlock();
   impls.push_back(
       {"hand CUDA",
@@ -625,12 +682,13 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
 #endif
   measure(
       {"lens_undistort", 6.0}, sizeName, width, height, impls,
-      [&](int i, std::vector<uint8_t> &host) {
+      [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
-        CUDA(cudaMemcpy(host.data(), out[i]->ptr(0), frameBytes,
+        CUDA(cudaMemcpy(host.data(), out[i]->ptr(f), frameBytes,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i) { CUDA(cudaMemset(out[i]->ptr(0), 0xA5, frameBytes)); }, sets,
+      [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameBytes)); },
+      sets,
       reps, stream);
 }
 
@@ -658,26 +716,22 @@ void benchGaussian(ArvrKernel &k,
     out.emplace_back(new FramePool(sets, frameBytes));
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   auto framesOf = [&](ArvrKernel &kernel, int impl) {
-    std::vector<ArvrFrame> frames;
-    std::vector<uint64_t> buffers;
-    for (int s = 0; s < sets; ++s) {
-      auto b = bindArgs(
-          kernel,
-          [&](const arvrbench::ManifestArg &arg) {
-            return rgbImage(width, height,
-                            arg.isOutput ? out[impl]->address(s)
-                                         : in.address(s));
-          },
-          scalars);
-      kernel.manifest.evaluate(b);
-      if (s == 0)
-        buffers = allocateStageBuffers(kernel, stageBuffers);
-      frames.push_back(prepare(kernel, b, buffers));
-    }
-    return frames;
+    return arvrSets(
+        kernel,
+        [&](int s) {
+          return bindArgs(
+              kernel,
+              [&](const arvrbench::ManifestArg &arg) {
+                return rgbImage(width, height,
+                                arg.isOutput ? out[impl]->address(s)
+                                             : in.address(s));
+              },
+              scalars);
+        },
+        sets, stageBuffers);
   };
-  std::vector<ArvrFrame> frames = framesOf(k, 0);
-  std::vector<std::vector<ArvrFrame>> variantFrames;
+  ArvrSets frames = framesOf(k, 0);
+  std::vector<ArvrSets> variantFrames;
   for (size_t v = 0; v < variants.size(); ++v)
     variantFrames.push_back(framesOf(*variants[v].second, int(3 + v)));
 
@@ -693,7 +747,7 @@ void benchGaussian(ArvrKernel &k,
       gaussianHand, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   impls.push_back(
       {"hand CUDA",
        [&, shared](int s, int count, cudaStream_t st) {
@@ -723,7 +777,7 @@ void benchGaussian(ArvrKernel &k,
   for (size_t v = 0; v < variants.size(); ++v) {
     ArvrKernel &kernel = *variants[v].second;
     impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
-                     factsOf(kernel, variantFrames[v][0])});
+                     factsOf(kernel, variantFrames[v].one[0])});
   }
 #ifndef ARVR_BENCH_NPP
   impls.erase(impls.begin() + 2);
@@ -738,13 +792,13 @@ void benchGaussian(ArvrKernel &k,
   };
   measure(
       {"gaussian_blur", 6.0}, sizeName, width, height, impls,
-      [&](int i, std::vector<uint8_t> &host) {
+      [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
-        CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(0), frameBytes,
+        CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameBytes,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i) {
-        CUDA(cudaMemset(out[bufferIndex(i)]->ptr(0), 0xA5, frameBytes));
+      [&](int i, int f) {
+        CUDA(cudaMemset(out[bufferIndex(i)]->ptr(f), 0xA5, frameBytes));
       },
       sets, reps, stream);
 }
@@ -757,31 +811,41 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
   int sets = setsFor(frameIn + frameOut);
   std::vector<uint8_t> nv12 =
       makeNv12Frame(makeRgbFrame(photo, width, height), width, height);
-  FramePool in(sets, frameIn);
+  // The planes of each kind one after another (a batch's luma planes are
+  // stacked, and its chroma planes).
+  FramePool luma(sets, lumaBytes), chroma(sets, frameIn - lumaBytes);
   std::vector<std::unique_ptr<FramePool>> out;
   for (int i = 0; i < 3; ++i)
     out.emplace_back(new FramePool(sets, frameOut));
-  for (int s = 0; s < sets; ++s)
-    CUDA(cudaMemcpy(in.ptr(s), nv12.data(), frameIn, cudaMemcpyHostToDevice));
-  std::vector<ArvrFrame> frames;
   for (int s = 0; s < sets; ++s) {
-    std::vector<arvrbench::Binding> b(k.manifest.args.size());
-    b[0].shape = {height, width, 1};
-    b[0].pointer = in.address(s);
-    b[1].shape = {height / 2, width / 2, 2};
-    b[1].pointer = in.address(s) + lumaBytes;
-    b[2].shape = {height, width, 3};
-    b[2].pointer = out[0]->address(s);
-    frames.push_back(prepare(k, b, {}));
+    CUDA(cudaMemcpy(luma.ptr(s), nv12.data(), lumaBytes,
+                    cudaMemcpyHostToDevice));
+    CUDA(cudaMemcpy(chroma.ptr(s), nv12.data() + lumaBytes,
+                    frameIn - lumaBytes, cudaMemcpyHostToDevice));
   }
+  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
+  ArvrSets frames = arvrSets(
+      k,
+      [&](int s) {
+        std::vector<arvrbench::Binding> b(k.manifest.args.size());
+        b[0].shape = {height, width, 1};
+        b[0].pointer = luma.address(s);
+        b[1].shape = {height / 2, width / 2, 2};
+        b[1].pointer = chroma.address(s);
+        b[2].shape = {height, width, 3};
+        b[2].pointer = out[0]->address(s);
+        return b;
+      },
+      sets, stageBuffers);
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   dim3 block = hand::nv12Block();
   impls.push_back(
       {"hand CUDA",
        [&, block](int s, int count, cudaStream_t st) {
          hand::nv12ToRgbHand<<<hand::nv12Grid(width, height, count), block, 0,
-                               st>>>(in.u8(s), out[1]->u8(s), width, height);
+                               st>>>(luma.u8(s), chroma.u8(s), out[1]->u8(s),
+                                     width, height);
        },
        {factsOfHand("nv12ToRgbHand", hand::nv12ToRgbHand, block.x * block.y,
                     0)}});
@@ -791,7 +855,7 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
       {"NPP",
        [&, ctx](int first, int count, cudaStream_t) {
          for (int s = first; s < first + count; ++s) {
-           const Npp8u *planes[2] = {in.u8(s), in.u8(s) + lumaBytes};
+           const Npp8u *planes[2] = {luma.u8(s), chroma.u8(s)};
            NppiSize size = {width, height};
            NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width, out[2]->u8(s),
                                           width * 3, size, ctx));
@@ -801,12 +865,13 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
 #endif
   measure(
       {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
-      [&](int i, std::vector<uint8_t> &host) {
+      [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameOut);
-        CUDA(cudaMemcpy(host.data(), out[i]->ptr(0), frameOut,
+        CUDA(cudaMemcpy(host.data(), out[i]->ptr(f), frameOut,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i) { CUDA(cudaMemset(out[i]->ptr(0), 0xA5, frameOut)); }, sets,
+      [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameOut)); },
+      sets,
       reps, stream);
 }
 

@@ -169,6 +169,10 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
   // The PTX's index arithmetic (and so its index and memref size
   // parameters) is 32-bit: see buildCudaPipeline.
   os << "index-bits 32\n";
+  // Frames of a batch may be stacked and run as one launch per kernel, the
+  // frame as the grid's z (arvr-batch-frames).
+  if (host->hasAttr(arvr::ArvrDialect::kFramesInGridZAttrName))
+    os << "batch grid-z\n";
 
   // The arguments: the kernel's (source types, so u8 stays unsigned), then
   // its outputs.

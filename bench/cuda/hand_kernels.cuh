@@ -23,8 +23,9 @@
 //   bilinear, black outside. Each thread computes 8 pixels of a row, 32
 //   apart (a warp's gathers read neighbouring pixels), its per-row terms
 //   hoisted, the map evaluated with FMAs, the four taps of a sample read
-//   with one bounds test when all are inside (per-tap tests otherwise); the
-//   warp's output bytes staged in shared memory, written in 16-byte chunks.
+//   without branches (clamped, zeroed outside), so that samples interleave;
+//   the warp's output bytes staged in shared memory, written in 16-byte
+//   chunks.
 //
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
@@ -99,17 +100,19 @@ __device__ __forceinline__ void nv12Scalar(const uint8_t *luma,
   out[2] = rgb[2];
 }
 
-/// Block (32, kNv12Warps); frame blockIdx.z of the batch.
+/// Block (32, kNv12Warps); frame blockIdx.z of the batch: the luma planes
+/// of the batch one after another, and the chroma planes.
 __global__ void __launch_bounds__(32 * kNv12Warps)
-    nv12ToRgbHand(const uint8_t *__restrict__ frames,
+    nv12ToRgbHand(const uint8_t *__restrict__ lumaPlanes,
+                  const uint8_t *__restrict__ chromaPlanes,
                   uint8_t *__restrict__ outputs, int width, int height) {
   __shared__ __align__(16) uint32_t stage[kNv12Warps][2][kNv12WarpPixels * 3 /
                                                           4];
   const size_t lumaBytes = static_cast<size_t>(width) * height;
-  const size_t inFrame = lumaBytes + static_cast<size_t>((height + 1) / 2) *
-                                         ((width + 1) / 2 * 2);
-  const uint8_t *luma = frames + blockIdx.z * inFrame;
-  const uint8_t *chroma = luma + lumaBytes;
+  const size_t chromaBytes =
+      static_cast<size_t>((height + 1) / 2) * ((width + 1) / 2 * 2);
+  const uint8_t *luma = lumaPlanes + blockIdx.z * lumaBytes;
+  const uint8_t *chroma = chromaPlanes + blockIdx.z * chromaBytes;
   uint8_t *dst = outputs + blockIdx.z * lumaBytes * 3;
   const int lane = threadIdx.x, w = threadIdx.y;
   const int y = (blockIdx.y * kNv12Warps + w) * 2;
@@ -436,6 +439,8 @@ constexpr int kLensWarps = 4, kLensWarpPixels = 256;
 
 /// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
 /// convention: pixel centres at integers). `row` is the image row stride.
+/// Without branches: the four taps are read at coordinates clamped into the
+/// image and zeroed where outside, so that a thread's samples interleave.
 __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
                                                 int width, int height,
                                                 int row, float u, float v,
@@ -446,26 +451,21 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
   // defined.
   x0f = fminf(fmaxf(x0f, -2.0f), 1073741824.0f);
   y0f = fminf(fmaxf(y0f, -2.0f), 1073741824.0f);
-  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
-  float p00, p10, p01, p11;
-  if (static_cast<unsigned>(x0) < static_cast<unsigned>(width - 1) &&
-      static_cast<unsigned>(y0) < static_cast<unsigned>(height - 1)) {
-    const uint8_t *p = src + y0 * row + x0 * 3 + c;
-    p00 = __ldg(p);
-    p10 = __ldg(p + 3);
-    p01 = __ldg(p + row);
-    p11 = __ldg(p + row + 3);
-  } else {
-    auto at = [&](int x, int y) -> float {
-      bool inside = x >= 0 && x < width && y >= 0 && y < height;
-      return inside ? static_cast<float>(__ldg(src + y * row + x * 3 + c))
-                    : 0.0f;
-    };
-    p00 = at(x0, y0);
-    p10 = at(x0 + 1, y0);
-    p01 = at(x0, y0 + 1);
-    p11 = at(x0 + 1, y0 + 1);
-  }
+  const int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
+  const bool inX0 = static_cast<unsigned>(x0) < static_cast<unsigned>(width);
+  const bool inX1 =
+      static_cast<unsigned>(x0 + 1) < static_cast<unsigned>(width);
+  const bool inY0 = static_cast<unsigned>(y0) < static_cast<unsigned>(height);
+  const bool inY1 =
+      static_cast<unsigned>(y0 + 1) < static_cast<unsigned>(height);
+  const int cx0 = min(max(x0, 0), width - 1) * 3 + c;
+  const int cx1 = min(max(x0 + 1, 0), width - 1) * 3 + c;
+  const uint8_t *r0 = src + min(max(y0, 0), height - 1) * row;
+  const uint8_t *r1 = src + min(max(y0 + 1, 0), height - 1) * row;
+  float p00 = inX0 && inY0 ? static_cast<float>(__ldg(r0 + cx0)) : 0.0f;
+  float p10 = inX1 && inY0 ? static_cast<float>(__ldg(r0 + cx1)) : 0.0f;
+  float p01 = inX0 && inY1 ? static_cast<float>(__ldg(r1 + cx0)) : 0.0f;
+  float p11 = inX1 && inY1 ? static_cast<float>(__ldg(r1 + cx1)) : 0.0f;
   float top = fmaf(ax, p10 - p00, p00);
   float bottom = fmaf(ax, p11 - p01, p01);
   return fmaf(ay, bottom - top, top);
@@ -503,9 +503,8 @@ __global__ void __launch_bounds__(32 * kLensWarps)
   }
 #pragma unroll
   for (int i = 0; i < kLensWarpPixels / 32; ++i) {
-    const int x = xw + lane + 32 * i;
-    if (x >= width)
-      break;
+    // Past the right edge: computed at the last column, never stored.
+    const int x = min(xw + lane + 32 * i, width - 1);
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
       float xn = fmaf(static_cast<float>(x), a[c], b[c]);

@@ -88,6 +88,12 @@ LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
                                    "an scf.for";
     return success();
   }
+  if (name == kFramesInGridZAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || opName != "func.func")
+      return op->emitError("'")
+             << name << "' is a unit attribute on a func.func";
+    return success();
+  }
   if (isMark(name)) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("'") << name << "' is a unit attribute (a mark)";

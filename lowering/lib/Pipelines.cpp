@@ -126,6 +126,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)
     pm.addPass(createArvrFastReciprocal());
+  // Frames of a batch stacked, the grid's z the frame: one launch a batch.
+  pm.addPass(createArvrBatchFrames());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());

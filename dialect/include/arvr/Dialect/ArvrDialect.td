@@ -42,6 +42,10 @@ def Arvr_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInteriorAttrName = "arvr.interior";
     static constexpr ::llvm::StringLiteral kChannelInRangeAttrName =
         "arvr.channel_in_range";
+    /// On a host function: its launches take a batch of frames stacked,
+    /// the frame as the grid's z (arvr-batch-frames).
+    static constexpr ::llvm::StringLiteral kFramesInGridZAttrName =
+        "arvr.frames_in_grid_z";
   }];
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];

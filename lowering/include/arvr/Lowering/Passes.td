@@ -230,6 +230,34 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   }];
 }
 
+def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
+  let summary = "Let a batch of same-size frames run as one launch per "
+                "kernel, the frames as the grid's z dimension";
+  let description = [{
+    The caller stacks the frames of each image and stage buffer one under
+    another (one image F times as tall, frames contiguous), evaluates the
+    host code for one frame, and multiplies the grid's z size (1 from
+    `arvr-map-to-gpu`) by F. In each `gpu.launch`, block z is the frame:
+    for each image or buffer the body uses (an argument of the host
+    function or a `memref.alloc` there), the frame's height is the stacked
+    height over the grid's z size, and its first row is block z times that
+    height. The pass adds that row to the row index of every `memref.load`
+    and `memref.store` (and `vector.load`/`vector.store`) of the image,
+    adds the frame's first element to every access through a flattened
+    view (`memref.reinterpret_cast` to one dimension, offset 0, stride 1;
+    the view then spans every frame), and replaces `memref.dim %m, 0` in
+    the body by the frame's height.
+
+    All or nothing per host function: if a launch uses an image in any
+    other way, or its grid z is not 1, nothing changes. Otherwise the
+    function gets the unit attribute `arvr.frames_in_grid_z`, which the
+    launch manifest reports as `batch grid-z`. With one frame the kernels
+    compute what they did before.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
   let summary = "Stage a warp's 16-byte stores through shared memory so "
                 "each store instruction writes contiguous bytes";

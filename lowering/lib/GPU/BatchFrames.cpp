@@ -1,0 +1,197 @@
+//===- BatchFrames.cpp - Same-size frames as the grid's z dimension -------===//
+//
+// A batch of same-size frames becomes one launch per kernel instead of one
+// per frame: the caller stacks the frames of each image (and of each stage
+// buffer) one under another, as one image F times as tall, and multiplies
+// the grid's z size (always 1 from arvr-map-to-gpu) by F. The host code is
+// still that of one frame: the caller evaluates it for one frame's sizes.
+//
+// In each gpu.launch, block z is the frame. For each image or buffer the
+// body uses (an argument of the host function or a memref.alloc there), the
+// frame's height is the stacked height over the grid's z size and its
+// first row is block z times that height; the pass adds that row to the
+// row index of every memref.load and memref.store, adds the frame's first
+// element to every access through a flattened view (memref.reinterpret_cast
+// to one dimension, as arvr-wide-access makes: the view itself then spans
+// all frames), and gives `memref.dim %m, 0` the frame's height. Rows are
+// whole rows of the stacked image, so row alignment tests stay valid.
+//
+// All or nothing: if a launch uses an image in any other way, or has a grid
+// z other than 1, no launch of the function changes, and the function does
+// not get `arvr.frames_in_grid_z`, the attribute that tells callers (the
+// launch manifest's `batch grid-z`) that they may stack frames. With one
+// frame (grid z 1) the kernels compute what they did before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Dialect/ArvrDialect.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRBATCHFRAMES
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `m` is what callers stack: an image argument of `host` or a
+/// stage buffer allocated in it, of rank 3 in global memory.
+bool isFrameMemRef(Value m, func::FuncOp host) {
+  auto type = dyn_cast<MemRefType>(m.getType());
+  if (!type || type.getRank() != 3 || type.getMemorySpace() ||
+      !type.getLayout().isIdentity())
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(m))
+    return arg.getOwner() == &host.getBody().front();
+  return m.getDefiningOp<memref::AllocOp>() != nullptr;
+}
+
+/// The memref an access (memref or vector load or store) reads or writes,
+/// and its indices; a null memref for any other op.
+std::pair<Value, std::optional<MutableOperandRange>> access(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return {load.getMemRef(), load.getIndicesMutable()};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return {store.getMemRef(), store.getIndicesMutable()};
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return {load.getBase(), load.getIndicesMutable()};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return {store.getBase(), store.getIndicesMutable()};
+  return {Value(), std::nullopt};
+}
+
+/// Whether `cast` flattens a whole image (offset 0, one size, stride 1)
+/// for accesses only.
+bool isFlatView(memref::ReinterpretCastOp cast) {
+  auto offsets = cast.getStaticOffsets(), strides = cast.getStaticStrides();
+  if (cast.getType().getRank() != 1 || cast.getSizes().size() != 1 ||
+      offsets.size() != 1 || offsets[0] != 0 || strides.size() != 1 ||
+      strides[0] != 1)
+    return false;
+  return llvm::all_of(cast->getUsers(), [&](Operation *user) {
+    return access(user).first == cast.getResult();
+  });
+}
+
+/// The uses of `m` inside `launch`, if this pass can rewrite them all.
+std::optional<SmallVector<Operation *>> usersInside(Value m,
+                                                    gpu::LaunchOp launch) {
+  SmallVector<Operation *> users;
+  for (Operation *user : m.getUsers()) {
+    if (!launch->isProperAncestor(user))
+      continue;
+    bool known = false;
+    if (auto dim = dyn_cast<memref::DimOp>(user))
+      known = dim.getConstantIndex().has_value();
+    else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(user))
+      known = isFlatView(cast);
+    else
+      known = isa<memref::ExtractAlignedPointerAsIndexOp>(user) ||
+              access(user).first == m;
+    if (!known)
+      return std::nullopt;
+    users.push_back(user);
+  }
+  return users;
+}
+
+/// A memref the body of a launch uses, with its users there.
+struct FrameMemRef {
+  Value memref;
+  SmallVector<Operation *> users;
+};
+
+/// The images and buffers `launch` uses, or nullopt if it cannot be
+/// batched.
+std::optional<SmallVector<FrameMemRef>> frameMemRefs(gpu::LaunchOp launch,
+                                                     func::FuncOp host) {
+  if (!matchPattern(launch.getGridSizeZ(), m_One()))
+    return std::nullopt;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  SmallVector<FrameMemRef> memrefs;
+  for (Value v : captured) {
+    if (!isa<MemRefType>(v.getType()))
+      continue;
+    if (!isFrameMemRef(v, host))
+      return std::nullopt;
+    std::optional<SmallVector<Operation *>> users = usersInside(v, launch);
+    if (!users)
+      return std::nullopt;
+    memrefs.push_back({v, std::move(*users)});
+  }
+  return memrefs;
+}
+
+/// `indices[0] += offset`, the sum built before `op`.
+void shift(OpBuilder &b, Operation *op, MutableOperandRange indices,
+           Value offset) {
+  b.setInsertionPoint(op);
+  indices[0].assign(
+      arith::AddIOp::create(b, op->getLoc(), indices[0].get(), offset));
+}
+
+/// Moves the accesses of `frame.memref` inside `launch` to frame `block z`.
+void batch(gpu::LaunchOp launch, const FrameMemRef &frame) {
+  Value m = frame.memref;
+  Location loc = launch.getLoc();
+  OpBuilder b(launch.getContext());
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value stacked = memref::DimOp::create(b, loc, m, 0);
+  Value height =
+      arith::DivUIOp::create(b, loc, stacked, launch.getGridSize().z);
+  Value firstRow =
+      arith::MulIOp::create(b, loc, launch.getBlockIds().z, height);
+  Value rowElems =
+      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, m, 1),
+                            memref::DimOp::create(b, loc, m, 2));
+  Value firstElem = arith::MulIOp::create(b, loc, firstRow, rowElems);
+  Value stackedElems = arith::MulIOp::create(b, loc, stacked, rowElems);
+  for (Operation *user : frame.users) {
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      if (*dim.getConstantIndex() == 0)
+        dim.getResult().replaceAllUsesWith(height);
+    } else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(user)) {
+      cast.getSizesMutable()[0].assign(stackedElems);
+      for (Operation *flat : cast->getUsers())
+        shift(b, flat, *access(flat).second, firstElem);
+    } else if (access(user).first == m) {
+      shift(b, user, *access(user).second, firstRow);
+    }
+  }
+}
+
+struct BatchFrames : arvr::impl::ArvrBatchFramesBase<BatchFrames> {
+  void runOnOperation() override {
+    getOperation().walk([](func::FuncOp host) {
+      SmallVector<std::pair<gpu::LaunchOp, SmallVector<FrameMemRef>>> plan;
+      bool all = true;
+      host.walk([&](gpu::LaunchOp launch) {
+        auto memrefs = frameMemRefs(launch, host);
+        if (!memrefs)
+          all = false;
+        else
+          plan.push_back({launch, std::move(*memrefs)});
+      });
+      if (!all || plan.empty())
+        return;
+      for (auto &[launch, memrefs] : plan)
+        for (const FrameMemRef &m : memrefs)
+          batch(launch, m);
+      host->setAttr(arvr::ArvrDialect::kFramesInGridZAttrName,
+                    UnitAttr::get(host.getContext()));
+    });
+  }
+};
+
+} // namespace

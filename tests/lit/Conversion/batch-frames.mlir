@@ -1,0 +1,92 @@
+// arvr-batch-frames: the frames of a batch stacked, block z the frame. Each
+// image and buffer a launch uses gets the frame's height (stacked height
+// over grid z) and first row (block z times it): loads and stores move to
+// that row, flattened views to that element, memref.dim 0 is the frame's
+// height; the host function is marked. A function with a launch it cannot
+// batch is left alone.
+// RUN: arvr-opt %s --arvr-batch-frames | FileCheck %s
+
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: attributes {arvr.frames_in_grid_z}
+func.func @copy(%src: memref<?x?x3xi8>, %n: index, %out: memref<?x?x3xi8>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc(%n, %n) : memref<?x?x1xf32>
+  // CHECK: gpu.launch blocks(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[BZ:arg[0-9]+]]) in (%{{[a-z0-9]+}} = %arg1, %{{[a-z0-9]+}} = %arg1, %[[GZ:arg[0-9]+]] = %c1) threads
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // CHECK-DAG: %[[SRC_ROWS:.+]] = memref.dim %arg0, %c0
+    // CHECK-DAG: %[[SRC_H:.+]] = arith.divui %[[SRC_ROWS]], %[[GZ]]
+    // CHECK-DAG: %[[SRC_ROW:.+]] = arith.muli %[[BZ]], %[[SRC_H]]
+    // CHECK-DAG: %[[OUT_ROWS:.+]] = memref.dim %arg2, %c0
+    // CHECK-DAG: %[[OUT_H:.+]] = arith.divui %[[OUT_ROWS]], %[[GZ]]
+    // CHECK-DAG: %[[OUT_ROW:.+]] = arith.muli %[[BZ]], %[[OUT_H]]
+    // CHECK-DAG: %[[OUT_ELEM:.+]] = arith.muli %[[OUT_ROW]], %{{.+}}
+    // CHECK-DAG: %[[OUT_ALL:.+]] = arith.muli %[[OUT_ROWS]], %{{.+}}
+    // CHECK-DAG: %[[BUF_ROWS:.+]] = memref.dim %alloc, %c0
+    // CHECK-DAG: %[[BUF_H:.+]] = arith.divui %[[BUF_ROWS]], %[[GZ]]
+    // CHECK-DAG: %[[BUF_ROW:.+]] = arith.muli %[[BZ]], %[[BUF_H]]
+
+    // The frame's height where the body asks for the image's.
+    // CHECK: arith.cmpi ult, %{{.+}}, %[[SRC_H]]
+    %h = memref.dim %src, %c0 : memref<?x?x3xi8>
+    %inside = arith.cmpi ult, %by, %h : index
+    // CHECK: %[[Y:.+]] = arith.addi %{{.+}}, %[[SRC_ROW]]
+    // CHECK: memref.load %arg0[%[[Y]], %{{.+}}, %{{.+}}]
+    %v = memref.load %src[%by, %bx, %c0] : memref<?x?x3xi8>
+    %f = arith.uitofp %v : i8 to f32
+    // CHECK: %[[BY:.+]] = arith.addi %{{.+}}, %[[BUF_ROW]]
+    // CHECK: memref.store %{{.+}}, %{{.+}}[%[[BY]], %{{.+}}, %{{.+}}]
+    memref.store %f, %buf[%by, %bx, %c0] : memref<?x?x1xf32>
+    // A flattened view spans the stacked frames; its accesses move to the
+    // frame's first element.
+    // CHECK: memref.reinterpret_cast %arg2 to offset: [0], sizes: [%[[OUT_ALL]]], strides: [1]
+    %size = arith.muli %n, %n : index
+    %flat = memref.reinterpret_cast %out to offset: [0], sizes: [%size], strides: [1] : memref<?x?x3xi8> to memref<?xi8>
+    // CHECK: %[[I:.+]] = arith.addi %{{.+}}, %[[OUT_ELEM]]
+    // CHECK: vector.load %{{.+}}[%[[I]]]
+    %w = vector.load %flat[%bx] : memref<?xi8>, vector<4xi8>
+    // CHECK: %[[J:.+]] = arith.addi %{{.+}}, %[[OUT_ELEM]]
+    // CHECK: vector.store %{{.+}}, %{{.+}}[%[[J]]]
+    vector.store %w, %flat[%by] : memref<?xi8>, vector<4xi8>
+    gpu.terminator
+  }
+  memref.dealloc %buf : memref<?x?x1xf32>
+  return
+}
+
+// A launch whose grid z is not 1: nothing changes.
+// CHECK-LABEL: func.func @in_z
+// CHECK-NOT: arvr.frames_in_grid_z
+// CHECK-NOT: arith.divui
+func.func @in_z(%src: memref<?x?x3xi8>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %src[%by, %bx, %bz] : memref<?x?x3xi8>
+    gpu.terminator
+  }
+  return
+}
+
+// An image used otherwise (a subview) in one launch: no launch of the
+// function changes.
+// CHECK-LABEL: func.func @subview
+// CHECK-NOT: arvr.frames_in_grid_z
+// CHECK-NOT: arith.divui
+func.func @subview(%src: memref<?x?x3xi8>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %src[%by, %bx, %c0] : memref<?x?x3xi8>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %s = memref.subview %src[0, 0, 0] [1, 1, 3] [1, 1, 1] : memref<?x?x3xi8> to memref<1x1x3xi8, strided<[?, 3, 1]>>
+    gpu.terminator
+  }
+  return
+}
