@@ -451,202 +451,163 @@ bool CudaKernels::finish(CudaSlot &slot, std::string &error, RunTimes *times) {
   return true;
 }
 
-bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
-                         CudaSlot &slot, std::string &error) {
-  using namespace mlir;
-  void *stream = slot.stream;
-  auto host = module.lookupSymbol<func::FuncOp>(kernel);
-  if (!host) {
-    error =
-        "internal compiler error: no host function for kernel '" + kernel + "'";
-    return false;
-  }
+bool CudaKernels::takesBatches(const std::string &kernel) {
+  auto host = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  return host && host->hasAttr(mlir::arvr::ArvrDialect::kFramesInGridZAttrName);
+}
 
-  // The kernels index in 32 bits (see buildCudaPipeline).
-  auto tooLarge = [&](const std::array<int64_t, 3> &shape,
-                      const std::string &what) {
-    if (shape[0] * shape[1] * shape[2] < (int64_t(1) << 31))
+namespace {
+
+/// What submit() does for a batch of frames on one slot: the frames'
+/// images stacked in one buffer per argument (and F times each stage
+/// buffer), each launch once for them all, the frame as the grid's z
+/// (arvr-batch-frames). The host code is evaluated for frame 0.
+class BatchSubmission {
+public:
+  BatchSubmission(mlir::func::FuncOp host, llvm::ArrayRef<Bindings *> frames,
+                  CudaSlot &slot, CudaDriver &driver, std::string &error)
+      : host(host), frames(frames), first(*frames.front()), slot(slot),
+        driver(driver), error(error), evaluator(first),
+        count(static_cast<int64_t>(frames.size())) {}
+
+  /// Fails (error set) if a stacked image would not be indexed in 32 bits.
+  bool tooLarge(const std::array<int64_t, 3> &shape, const std::string &what) {
+    int64_t elements = shape[0] * shape[1] * shape[2] * count;
+    if (elements < (int64_t(1) << 31))
       return false;
-    error = what + " has " + std::to_string(shape[0] * shape[1] * shape[2]) +
-            " elements; the CUDA target indexes images in 32 bits (fewer than "
-            "2^31 elements; use --target cpu)";
+    error = what + " has " + std::to_string(elements) + " elements" +
+            (count > 1 ? " in a batch of " + std::to_string(count) : "") +
+            "; the CUDA target indexes images in 32 bits (fewer than 2^31 "
+            "elements; use --target cpu)";
     return true;
-  };
-  for (unsigned i = 0; i < bindings.getNumArgs(); ++i)
-    if ((i >= bindings.args.size() || bindings.args[i].isImage) &&
-        tooLarge(imageShape(bindings, i),
-                 i >= bindings.args.size()
-                     ? "output " + std::to_string(i - bindings.args.size())
-                     : "input image " + std::to_string(i)))
-      return false;
-
-  // Upload every image argument through its staging buffer, on the slot's
-  // stream; outputs get buffers too.
-  DeviceBuffers buffers;
-  if (!driver.recordEvent(slot.events[0], stream)) {
-    error = driver.getLastError();
-    return false;
-  }
-  for (BlockArgument arg : host.getArguments()) {
-    if (!isa<MemRefType>(arg.getType()))
-      continue;
-    unsigned index = arg.getArgNumber();
-    bool isOutput = index >= bindings.args.size();
-    Image &image = bindings.getImage(index);
-    Reusable *buffer = nullptr;
-    // Keys: the argument's number, as a small non-pointer value.
-    const void *key = reinterpret_cast<const void *>(uintptr_t(index) + 1);
-    if (!slot.reserve(key, image.bytes(), /*staged=*/true, buffer)) {
-      error =
-          (isOutput ? "output " + std::to_string(index - bindings.args.size())
-                    : "input image " + std::to_string(index)) +
-          " needs " + mebibytes(image.bytes()) +
-          " of GPU memory (and as much page-locked host memory), which "
-          "could not be allocated: " +
-          driver.getLastError();
-      return false;
-    }
-    buffers.byArg[index] = buffer->device;
-    if (isOutput) {
-      slot.outputs.push_back({&image, buffer->host});
-      continue;
-    }
-    std::memcpy(buffer->host, image.pixels.data(), image.bytes());
-    if (!driver.copyToDeviceAsync(buffer->device, buffer->host, image.bytes(),
-                                  stream)) {
-      error = driver.getLastError();
-      return false;
-    }
   }
 
-  HostEvaluator evaluator(bindings);
-  // A buffer for each intermediate stage, sized by the host code.
-  for (auto alloc : host.getOps<memref::AllocOp>()) {
-    MemRefType type = alloc.getType();
-    std::array<int64_t, 3> shape;
-    unsigned dynamic = 0;
-    bool known = type.getRank() == 3;
-    for (int64_t dim = 0; known && dim < 3; ++dim) {
-      if (!type.isDynamicDim(dim)) {
-        shape[dim] = type.getDimSize(dim);
+  /// Every image argument into its device buffer (through page-locked
+  /// staging), frames one after another; outputs get buffers too.
+  bool uploadImages() {
+    for (mlir::BlockArgument arg : host.getArguments()) {
+      if (!mlir::isa<mlir::MemRefType>(arg.getType()))
         continue;
+      unsigned index = arg.getArgNumber();
+      bool isOutput = index >= first.args.size();
+      std::string what =
+          isOutput ? "output " + std::to_string(index - first.args.size())
+                   : "input image " + std::to_string(index);
+      if (tooLarge(imageShape(first, index), what))
+        return false;
+      size_t bytes = first.getImage(index).bytes();
+      Reusable *buffer = nullptr;
+      // Keys: the argument's number, as a small non-pointer value.
+      const void *key = reinterpret_cast<const void *>(uintptr_t(index) + 1);
+      if (!slot.reserve(key, bytes * count, /*staged=*/true, buffer)) {
+        error = what + " needs " + mebibytes(bytes * count) +
+                " of GPU memory (and as much page-locked host memory), which "
+                "could not be allocated: " +
+                driver.getLastError();
+        return false;
       }
-      std::optional<int64_t> size =
-          evaluator.evaluate(alloc.getDynamicSizes()[dynamic++]);
-      known = size && *size >= 0 && *size <= (int64_t(1) << 31);
-      if (known)
-        shape[dim] = *size;
-    }
-    if (!known) {
-      error = "internal compiler error: cannot size the buffer of a stage "
-              "of '" +
-              kernel + "'";
-      return false;
-    }
-    if (tooLarge(shape, "a stage of '" + kernel + "'"))
-      return false;
-    size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
-                   (type.getElementTypeBitWidth() / 8);
-    Reusable *buffer = nullptr;
-    if (!slot.reserve(alloc.getOperation(), bytes, /*staged=*/false, buffer)) {
-      error = "a stage of '" + kernel + "' needs " + mebibytes(bytes) +
-              " of GPU memory, which could not be allocated: " +
-              driver.getLastError();
-      return false;
-    }
-    buffers.byAlloc[alloc] = {buffer->device, shape};
-  }
-  if (!driver.recordEvent(slot.events[1], stream)) {
-    error = driver.getLastError();
-    return false;
-  }
-  bool ok = true;
-  auto launches = host.getOps<gpu::LaunchFuncOp>();
-  if (launches.empty()) {
-    error =
-        "internal compiler error: kernel '" + kernel + "' has no GPU launch";
-    return false;
-  }
-  for (gpu::LaunchFuncOp launch : launches) {
-    // The PTX of the kernel's module, loaded once for every run.
-    std::string moduleName = launch.getKernelModuleName().str();
-    void *&cuModule = loadedModules[moduleName];
-    if (!cuModule) {
-      auto binary = module.lookupSymbol<gpu::BinaryOp>(moduleName);
-      auto object = binary ? dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0])
-                           : gpu::ObjectAttr();
-      if (!object) {
-        error = "internal compiler error: no PTX for '" + moduleName + "'";
-        ok = false;
-        break;
+      buffers.byArg[index] = buffer->device;
+      auto *staging = static_cast<uint8_t *>(buffer->host);
+      for (int64_t f = 0; f < count; ++f) {
+        Image &image = frames[f]->getImage(index);
+        if (isOutput)
+          slot.outputs.push_back({&image, staging + f * bytes});
+        else
+          std::memcpy(staging + f * bytes, image.pixels.data(), bytes);
       }
-      if (!driver.loadModule(object.getObject().getValue().str(), cuModule)) {
-        error = driver.getLastError();
-        ok = false;
-        break;
-      }
+      if (!isOutput && !driver.copyToDeviceAsync(buffer->device, staging,
+                                                 bytes * count, slot.stream))
+        return fail();
     }
-    void *function = nullptr;
-    if (!driver.getFunction(cuModule, launch.getKernelName().str(), function)) {
-      error = driver.getLastError();
-      ok = false;
-      break;
-    }
+    return true;
+  }
 
-    // Geometry.
-    unsigned grid[3], block[3];
-    gpu::KernelDim3 gridSizes = launch.getGridSizeOperandValues();
-    gpu::KernelDim3 blockSizes = launch.getBlockSizeOperandValues();
-    Value geometry[6] = {gridSizes.x,  gridSizes.y,  gridSizes.z,
-                         blockSizes.x, blockSizes.y, blockSizes.z};
-    for (int i = 0; i < 6; ++i) {
-      std::optional<int64_t> size = evaluator.evaluate(geometry[i]);
-      if (!size || *size < 0 || *size > INT32_MAX) {
-        error = "internal compiler error: cannot compute the launch "
-                "geometry of '" +
-                launch.getKernelName().str() + "'";
-        ok = false;
-        break;
+  /// A buffer for each intermediate stage, sized by the host code.
+  bool allocateStages(const std::string &kernel) {
+    for (auto alloc : host.getOps<mlir::memref::AllocOp>()) {
+      mlir::MemRefType type = alloc.getType();
+      std::array<int64_t, 3> shape;
+      unsigned dynamic = 0;
+      bool known = type.getRank() == 3;
+      for (int64_t dim = 0; known && dim < 3; ++dim) {
+        if (!type.isDynamicDim(dim)) {
+          shape[dim] = type.getDimSize(dim);
+          continue;
+        }
+        std::optional<int64_t> size =
+            evaluator.evaluate(alloc.getDynamicSizes()[dynamic++]);
+        known = size && *size >= 0 && *size <= (int64_t(1) << 31);
+        if (known)
+          shape[dim] = *size;
       }
-      (i < 3 ? grid[i] : block[i - 3]) = static_cast<unsigned>(*size);
+      if (!known) {
+        error = "internal compiler error: cannot size the buffer of a stage "
+                "of '" +
+                kernel + "'";
+        return false;
+      }
+      if (tooLarge(shape, "a stage of '" + kernel + "'"))
+        return false;
+      size_t bytes = size_t(shape[0]) * shape[1] * shape[2] *
+                     (type.getElementTypeBitWidth() / 8) * count;
+      Reusable *buffer = nullptr;
+      if (!slot.reserve(alloc.getOperation(), bytes, /*staged=*/false,
+                        buffer)) {
+        error = "a stage of '" + kernel + "' needs " + mebibytes(bytes) +
+                " of GPU memory, which could not be allocated: " +
+                driver.getLastError();
+        return false;
+      }
+      buffers.byAlloc[alloc] = {buffer->device, shape};
     }
-    if (!ok)
-      break;
-    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
-      continue; // An empty image: nothing to compute.
+    return true;
+  }
 
-    // Parameters: a memref is passed as its descriptor's fields
-    // (allocated, aligned, offset, sizes..., strides...).
-    std::deque<uint64_t> storage;
-    std::vector<void *> params;
+  /// Each output's frames back into their staging, in one copy.
+  bool download() {
+    for (unsigned i = 0; i < first.outputs.size(); ++i) {
+      unsigned arg = static_cast<unsigned>(first.args.size() + i);
+      if (!driver.copyToHostAsync(
+              slot.outputs[i * count].second, buffers.byArg[arg],
+              first.outputs[i].bytes() * count, slot.stream))
+        return fail();
+    }
+    return true;
+  }
+
+  /// The kernel parameters of `launch` into `params` (pointing into
+  /// `storage`): a memref as its descriptor's fields (allocated, aligned,
+  /// offset, sizes..., strides...), its height that of the stacked frames.
+  bool parameters(mlir::gpu::LaunchFuncOp launch, std::deque<uint64_t> &storage,
+                  std::vector<void *> &params) {
     auto push = [&](uint64_t bits) {
       storage.push_back(bits);
       params.push_back(&storage.back());
     };
-    for (Value operand : launch.getKernelOperands()) {
-      Type type = operand.getType();
-      auto arg = dyn_cast<BlockArgument>(operand);
-      if (isa<MemRefType>(type)) {
+    for (mlir::Value operand : launch.getKernelOperands()) {
+      mlir::Type type = operand.getType();
+      auto arg = mlir::dyn_cast<mlir::BlockArgument>(operand);
+      if (mlir::isa<mlir::MemRefType>(type)) {
         DevicePtr ptr = 0;
         std::array<int64_t, 3> shape;
         auto alloc = buffers.byAlloc.find(operand.getDefiningOp());
         if (arg && buffers.byArg.count(arg.getArgNumber())) {
           ptr = buffers.byArg[arg.getArgNumber()];
-          shape = imageShape(bindings, arg.getArgNumber());
+          shape = imageShape(first, arg.getArgNumber());
         } else if (!arg && alloc != buffers.byAlloc.end()) {
           ptr = alloc->second.first;
           shape = alloc->second.second;
         } else {
           error = "internal compiler error: a kernel reads a buffer the "
                   "host does not own";
-          ok = false;
-          break;
+          return false;
         }
         push(ptr);
         push(ptr);
         push(0);
-        for (int64_t size : shape)
-          push(static_cast<uint64_t>(size));
+        push(static_cast<uint64_t>(shape[0] * count));
+        push(static_cast<uint64_t>(shape[1]));
+        push(static_cast<uint64_t>(shape[2]));
         push(static_cast<uint64_t>(shape[1] * shape[2]));
         push(static_cast<uint64_t>(shape[2]));
         push(1);
@@ -656,52 +617,150 @@ bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
           error = "internal compiler error: cannot compute a size argument "
                   "of '" +
                   launch.getKernelName().str() + "'";
-          ok = false;
-          break;
+          return false;
         }
         push(static_cast<uint64_t>(*value));
-      } else if (arg && arg.getArgNumber() < bindings.args.size()) {
+      } else if (arg && arg.getArgNumber() < first.args.size()) {
         uint64_t bits = 0;
-        std::memcpy(&bits, &bindings.args[arg.getArgNumber()].scalar,
-                    sizeof(bindings.args[0].scalar));
+        std::memcpy(&bits, &first.args[arg.getArgNumber()].scalar,
+                    sizeof(first.args[0].scalar));
         push(bits);
       } else {
         error = "internal compiler error: unexpected kernel argument";
-        ok = false;
-        break;
+        return false;
       }
     }
-    if (!ok)
-      break;
-    unsigned sharedBytes = 0;
-    if (Value shared = launch.getDynamicSharedMemorySize()) {
-      std::optional<int64_t> bytes = evaluator.evaluate(shared);
-      if (!bytes || *bytes < 0 || *bytes > INT32_MAX) {
-        error = "internal compiler error: cannot compute the shared memory "
-                "of '" +
-                launch.getKernelName().str() + "'";
-        ok = false;
-        break;
-      }
-      sharedBytes = static_cast<unsigned>(*bytes);
-    }
-    if (!driver.launch(function, grid, block, sharedBytes, params, stream)) {
-      error = driver.getLastError();
-      ok = false;
-      break;
-    }
+    return true;
   }
 
-  ok = ok && driver.recordEvent(slot.events[2], stream);
-  for (unsigned i = 0; ok && i < slot.outputs.size(); ++i) {
-    unsigned outputArg = static_cast<unsigned>(bindings.args.size() + i);
-    Image &output = bindings.outputs[i];
-    ok =
-        driver.copyToHostAsync(slot.outputs[i].second, buffers.byArg[outputArg],
-                               output.bytes(), stream);
+  /// Grid, block and dynamic shared memory of `launch`, the grid's z
+  /// multiplied by the frames.
+  bool geometry(mlir::gpu::LaunchFuncOp launch, unsigned grid[3],
+                unsigned block[3], unsigned &sharedBytes) {
+    mlir::gpu::KernelDim3 gridSizes = launch.getGridSizeOperandValues();
+    mlir::gpu::KernelDim3 blockSizes = launch.getBlockSizeOperandValues();
+    mlir::Value values[7] = {gridSizes.x,
+                             gridSizes.y,
+                             gridSizes.z,
+                             blockSizes.x,
+                             blockSizes.y,
+                             blockSizes.z,
+                             launch.getDynamicSharedMemorySize()};
+    for (int i = 0; i < 7; ++i) {
+      std::optional<int64_t> size =
+          values[i] ? evaluator.evaluate(values[i]) : std::optional<int64_t>(0);
+      if (!size || *size < 0 || *size * (i == 2 ? count : 1) > INT32_MAX) {
+        error = "internal compiler error: cannot compute the launch "
+                "geometry of '" +
+                launch.getKernelName().str() + "'";
+        return false;
+      }
+      unsigned value = static_cast<unsigned>(*size * (i == 2 ? count : 1));
+      (i < 3 ? grid[i] : i < 6 ? block[i - 3] : sharedBytes) = value;
+    }
+    return true;
   }
-  ok = ok && driver.recordEvent(slot.events[3], stream);
-  if (!ok && error.empty())
+
+  bool fail() {
     error = driver.getLastError();
-  return ok;
+    return false;
+  }
+
+private:
+  mlir::func::FuncOp host;
+  llvm::ArrayRef<Bindings *> frames;
+  const Bindings &first;
+  CudaSlot &slot;
+  CudaDriver &driver;
+  std::string &error;
+  HostEvaluator evaluator;
+  int64_t count;
+  DeviceBuffers buffers;
+};
+
+} // namespace
+
+void *CudaKernels::functionOf(mlir::gpu::LaunchFuncOp launch,
+                              std::string &error) {
+  // The PTX of the kernel's module, loaded once for every run.
+  std::string moduleName = launch.getKernelModuleName().str();
+  void *&cuModule = loadedModules[moduleName];
+  if (!cuModule) {
+    auto binary = module.lookupSymbol<mlir::gpu::BinaryOp>(moduleName);
+    auto object =
+        binary ? mlir::dyn_cast<mlir::gpu::ObjectAttr>(binary.getObjects()[0])
+               : mlir::gpu::ObjectAttr();
+    if (!object) {
+      error = "internal compiler error: no PTX for '" + moduleName + "'";
+      return nullptr;
+    }
+    if (!driver.loadModule(object.getObject().getValue().str(), cuModule)) {
+      error = driver.getLastError();
+      return nullptr;
+    }
+  }
+  void *function = nullptr;
+  if (!driver.getFunction(cuModule, launch.getKernelName().str(), function)) {
+    error = driver.getLastError();
+    return nullptr;
+  }
+  return function;
+}
+
+bool CudaKernels::submit(const std::string &kernel, Bindings &bindings,
+                         CudaSlot &slot, std::string &error) {
+  Bindings *frames[] = {&bindings};
+  return submit(kernel, frames, slot, error);
+}
+
+bool CudaKernels::submit(const std::string &kernel,
+                         llvm::ArrayRef<Bindings *> frames, CudaSlot &slot,
+                         std::string &error) {
+  using namespace mlir;
+  auto host = module.lookupSymbol<func::FuncOp>(kernel);
+  if (!host || frames.empty()) {
+    error =
+        "internal compiler error: no host function for kernel '" + kernel + "'";
+    return false;
+  }
+  if (frames.size() > 1 && !takesBatches(kernel)) {
+    error = "internal compiler error: kernel '" + kernel +
+            "' takes one frame per launch";
+    return false;
+  }
+  BatchSubmission batch(host, frames, slot, driver, error);
+  if (!driver.recordEvent(slot.events[0], slot.stream) ||
+      !batch.uploadImages() || !batch.allocateStages(kernel) ||
+      !driver.recordEvent(slot.events[1], slot.stream)) {
+    if (error.empty())
+      error = driver.getLastError();
+    return false;
+  }
+  auto launches = host.getOps<gpu::LaunchFuncOp>();
+  if (launches.empty()) {
+    error =
+        "internal compiler error: kernel '" + kernel + "' has no GPU launch";
+    return false;
+  }
+  for (gpu::LaunchFuncOp launch : launches) {
+    void *function = functionOf(launch, error);
+    unsigned grid[3], block[3], sharedBytes = 0;
+    if (!function || !batch.geometry(launch, grid, block, sharedBytes))
+      return false;
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+      continue; // An empty image: nothing to compute.
+    std::deque<uint64_t> storage;
+    std::vector<void *> params;
+    if (!batch.parameters(launch, storage, params))
+      return false;
+    if (!driver.launch(function, grid, block, sharedBytes, params, slot.stream))
+      return batch.fail();
+  }
+  if (!driver.recordEvent(slot.events[2], slot.stream) || !batch.download() ||
+      !driver.recordEvent(slot.events[3], slot.stream)) {
+    if (error.empty())
+      error = driver.getLastError();
+    return false;
+  }
+  return true;
 }

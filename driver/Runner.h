@@ -14,6 +14,7 @@
 #include "Image.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <array>
 #include <map>
@@ -98,6 +99,13 @@ struct RunTimes {
 /// The GPU resources of one frame in flight: a CUDA stream, its events,
 /// device buffers and page-locked staging, reused by the next frame.
 struct CudaSlot;
+} // namespace arvrc
+
+namespace mlir::gpu {
+class LaunchFuncOp;
+} // namespace mlir::gpu
+
+namespace arvrc {
 
 /// A module lowered by the CUDA pipeline to PTX, whose kernels run on any
 /// number of images; each PTX module is loaded (JIT-compiled by the
@@ -120,9 +128,20 @@ public:
   /// finish() on the same slot.
   bool submit(const std::string &kernel, Bindings &bindings, CudaSlot &slot,
               std::string &error);
+  /// A batch of frames of the same sizes (and scalars) as one submission:
+  /// their images stacked, each launch once for them all (for a kernel
+  /// that takesBatches(); one frame otherwise).
+  bool submit(const std::string &kernel, llvm::ArrayRef<Bindings *> frames,
+              CudaSlot &slot, std::string &error);
+  /// Whether the kernel's launches take stacked frames (arvr-batch-frames).
+  bool takesBatches(const std::string &kernel);
   bool finish(CudaSlot &slot, std::string &error, RunTimes *times = nullptr);
 
 private:
+  /// The function of `launch`, its module loaded on first use; null (error
+  /// set) if that fails.
+  void *functionOf(mlir::gpu::LaunchFuncOp launch, std::string &error);
+
   mlir::ModuleOp module;
   CudaDriver &driver;
   std::map<std::string, void *> loadedModules;

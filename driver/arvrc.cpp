@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -580,6 +581,34 @@ std::string outputFor(const std::string &dir, const std::string &input,
   return dir + "/" + name + (isF32 ? ".pfm" : ".png");
 }
 
+/// Whether a frame bound as `next` may join a batch whose first frame is
+/// bound as `first`, making it `size` frames: at most `maxBatch`, the same
+/// images' sizes and the same scalars, and every image of the stacked
+/// frames (twice over, for stage buffers) indexed in 32 bits.
+static bool batchesWith(const Bindings &first, const Bindings &next,
+                        size_t size, size_t maxBatch) {
+  if (size > maxBatch || first.args.size() != next.args.size() ||
+      first.outputs.size() != next.outputs.size())
+    return false;
+  int64_t largest = 0;
+  for (unsigned i = 0; i < first.getNumArgs(); ++i) {
+    const Image &a = first.getImage(i), &b = next.getImage(i);
+    if (i < first.args.size() &&
+        (first.args[i].isImage != next.args[i].isImage ||
+         std::memcmp(&first.args[i].scalar, &next.args[i].scalar,
+                     sizeof(first.args[i].scalar)) != 0))
+      return false;
+    if (i < first.args.size() && !first.args[i].isImage)
+      continue;
+    if (a.width != b.width || a.height != b.height ||
+        a.channels != b.channels || a.elementBytes != b.elementBytes)
+      return false;
+    largest =
+        std::max<int64_t>(largest, int64_t(a.width) * a.height * a.channels);
+  }
+  return 2 * largest * static_cast<int64_t>(size) < (int64_t(1) << 31);
+}
+
 int runRun(const RunArgs &args) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::duration d) {
@@ -803,33 +832,65 @@ int runRun(const RunArgs &args) {
     }
     return true;
   };
-  // On the GPU, frames take turns on two slots (each a CUDA stream with its
-  // buffers): frame f's copies and kernels are queued while frame f-1's
-  // are still running, then frame f-1 is finished and handed on.
+  // On the GPU, batches of frames take turns on two slots (each a CUDA
+  // stream with its buffers): batch b's copies and kernels are queued while
+  // batch b-1's are still running, then batch b-1 is finished and handed
+  // on. A batch is up to 8 consecutive frames of the same sizes, run as one
+  // launch per kernel where the kernel takes stacked frames.
   std::shared_ptr<CudaSlot> slots[2];
   if (gpu)
     for (auto &slot : slots)
       if (!(slot = gpu->createSlot(error)))
         return fail(error);
-  std::deque<std::pair<size_t, Frame>> inFlight;
+  const size_t maxBatch = gpu && gpu->takesBatches(kernel->name) ? 8 : 1;
+  using Batch = std::vector<std::pair<size_t, Frame>>;
+  std::deque<std::pair<size_t, Batch>> inFlight;
+  Batch pending;
+  size_t submitted = 0;
   auto finishOldest = [&]() {
-    auto &[f, frame] = inFlight.front();
+    auto &[b, batchFrames] = inFlight.front();
     Clock::time_point waitStart = Clock::now();
-    bool ok = gpu->finish(*slots[f % 2], error, &gpuTimes);
+    bool ok = gpu->finish(*slots[b % 2], error, &gpuTimes);
     runSeconds += seconds(Clock::now() - waitStart);
     if (!ok) {
       finishWriting();
       fail(error);
       return false;
     }
-    ok = hand(f, frame);
+    for (auto &[f, frame] : batchFrames)
+      if (ok)
+        ok = hand(f, frame);
     inFlight.pop_front();
     return ok;
+  };
+  auto submitPending = [&]() {
+    if (pending.empty())
+      return true;
+    // A slot is free once the batch before the previous one is finished.
+    if (inFlight.size() == 2 && !finishOldest())
+      return false;
+    size_t b = submitted++;
+    inFlight.emplace_back(b, std::move(pending));
+    pending.clear();
+    std::vector<Bindings *> bindings;
+    for (auto &[f, frame] : inFlight.back().second)
+      bindings.push_back(&frame.bindings);
+    Clock::time_point runStart = Clock::now();
+    bool ok = gpu->submit(kernel->name, bindings, *slots[b % 2], error);
+    runSeconds += seconds(Clock::now() - runStart);
+    if (!ok) {
+      finishWriting();
+      fail(error);
+      return false;
+    }
+    return inFlight.size() < 2 || finishOldest();
   };
   for (size_t f = 0; f < frames.size(); ++f) {
     Frame frame = next.get();
     ioSeconds += frame.seconds;
     if (!frame.error.empty()) {
+      if (gpu && !submitPending())
+        return kExitError;
       while (!inFlight.empty() && finishOldest()) {
       }
       finishWriting();
@@ -838,23 +899,18 @@ int runRun(const RunArgs &args) {
     if (f + 1 < frames.size())
       next = std::async(std::launch::async, prepare, f + 1);
 
-    Clock::time_point runStart = Clock::now();
     if (gpu) {
-      // A slot is free once the frame before the previous one is finished.
-      if (inFlight.size() == 2 && !finishOldest())
+      if (!pending.empty() &&
+          !batchesWith(pending.front().second.bindings, frame.bindings,
+                       pending.size() + 1, maxBatch) &&
+          !submitPending())
         return kExitError;
-      inFlight.emplace_back(f, std::move(frame));
-      bool ok = gpu->submit(kernel->name, inFlight.back().second.bindings,
-                            *slots[f % 2], error);
-      runSeconds += seconds(Clock::now() - runStart);
-      if (!ok) {
-        finishWriting();
-        return fail(error);
-      }
-      if (inFlight.size() == 2 && !finishOldest())
+      pending.emplace_back(f, std::move(frame));
+      if (f + 1 == frames.size() && !submitPending())
         return kExitError;
       continue;
     }
+    Clock::time_point runStart = Clock::now();
     bool ok = cpu->run(kernel->name, frame.bindings, error);
     runSeconds += seconds(Clock::now() - runStart);
     if (!ok) {

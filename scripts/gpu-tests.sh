@@ -338,5 +338,37 @@ else
   echo "batch: FAILED"
   failures=$((failures + 1))
 fi
+# Frames of one size run as stacked batches (one launch per kernel for up
+# to 8 frames, arvr-batch-frames): 11 frames of different content, a frame
+# of another size among them (it ends a batch), on the GPU and the CPU.
+mkdir -p "$out/same"
+if python3 - "$src/tests/data/baboon.jpg" "$out/same" <<'PY'
+import cv2, sys
+image = cv2.imread(sys.argv[1])
+for i in range(11):
+    crop = image[i * 7:i * 7 + 300, i * 11:i * 11 + 400]
+    cv2.imwrite(f"{sys.argv[2]}/f{i:02d}.png", cv2.resize(crop, (641, 479)))
+PY
+then
+  cp "$src/tests/data/odd-7x3.png" "$out/same/f04b.png"
+  for kernel in gaussian_blur lens_undistort; do
+    runs=$((runs + 1))
+    if "$arvrc" run "$src/examples/$kernel.arvr" -i "$out/same/*" -o "$out/same-cuda-$kernel" --target cuda &&
+       "$arvrc" run "$src/examples/$kernel.arvr" -i "$out/same/*" -o "$out/same-cpu-$kernel" --target cpu; then
+      differ=0
+      for f in "$out/same-cpu-$kernel"/*.png; do
+        cmp -s "$f" "$out/same-cuda-$kernel/$(basename "$f")" || differ=$((differ + 1))
+      done
+      echo "stacked batches, $kernel: $(ls "$out/same-cuda-$kernel" | wc -l) frames, $differ differ between CPU and CUDA"
+      [ "$differ" -eq 0 ] || failures=$((failures + 1))
+    else
+      echo "stacked batches, $kernel: FAILED"
+      failures=$((failures + 1))
+    fi
+  done
+else
+  echo "stacked batches: could not make the frames (python3 with OpenCV)"
+  failures=$((failures + 1))
+fi
 echo "$runs runs, $failures failed"
 [ "$failures" -eq 0 ]
