@@ -520,6 +520,27 @@ void measure(
   CUDA(cudaEventDestroy(stop));
 }
 
+/// `sets` RGB8 frames of the photo, each scaled to width x height.
+std::unique_ptr<FramePool> rgbInputs(const HostImage &photo, int width,
+                                     int height, int sets) {
+  size_t frameBytes = size_t(width) * height * 3;
+  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
+  auto pool = std::make_unique<FramePool>(sets, frameBytes);
+  for (int s = 0; s < sets; ++s)
+    CUDA(cudaMemcpy(pool->ptr(s), rgb.data(), frameBytes,
+                    cudaMemcpyHostToDevice));
+  return pool;
+}
+
+/// `count` pools of `sets` output frames of `frameBytes`.
+std::vector<std::unique_ptr<FramePool>> outputPools(int count, int sets,
+                                                    size_t frameBytes) {
+  std::vector<std::unique_ptr<FramePool>> pools;
+  for (int i = 0; i < count; ++i)
+    pools.emplace_back(new FramePool(sets, frameBytes));
+  return pools;
+}
+
 /// Frame sets rotated through: together over 4x the L2 cache, a multiple
 /// of 8 so that a batch of 8 never wraps around.
 int setsFor(size_t bytesPerSet) {
@@ -618,13 +639,9 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
                cudaStream_t stream) {
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
-  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
-  FramePool in(sets, frameBytes);
-  std::vector<std::unique_ptr<FramePool>> out;
-  for (int i = 0; i < 3; ++i)
-    out.emplace_back(new FramePool(sets, frameBytes));
-  for (int s = 0; s < sets; ++s)
-    CUDA(cudaMemcpy(in.ptr(s), rgb.data(), frameBytes, cudaMemcpyHostToDevice));
+  std::unique_ptr<FramePool> input = rgbInputs(photo, width, height, sets);
+  FramePool &in = *input;
+  std::vector<std::unique_ptr<FramePool>> out = outputPools(3, sets, frameBytes);
   hand::LensParams p = lensFor(width, height);
   std::map<std::string, double> scalars = {
       {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
@@ -702,13 +719,9 @@ void benchGaussian(ArvrKernel &k,
   const int radius = 4;
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
-  std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
-  FramePool in(sets, frameBytes);
-  std::vector<std::unique_ptr<FramePool>> out;
-  for (int i = 0; i < 3; ++i)
-    out.emplace_back(new FramePool(sets, frameBytes));
-  for (int s = 0; s < sets; ++s)
-    CUDA(cudaMemcpy(in.ptr(s), rgb.data(), frameBytes, cudaMemcpyHostToDevice));
+  std::unique_ptr<FramePool> input = rgbInputs(photo, width, height, sets);
+  FramePool &in = *input;
+  std::vector<std::unique_ptr<FramePool>> out = outputPools(3, sets, frameBytes);
   std::map<std::string, double> scalars = {{"sigma", sigma},
                                            {"radius", radius}};
   // Output buffers of the variants come after arvrc's, hand's and NPP's.
@@ -814,9 +827,7 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
   // The planes of each kind one after another (a batch's luma planes are
   // stacked, and its chroma planes).
   FramePool luma(sets, lumaBytes), chroma(sets, frameIn - lumaBytes);
-  std::vector<std::unique_ptr<FramePool>> out;
-  for (int i = 0; i < 3; ++i)
-    out.emplace_back(new FramePool(sets, frameOut));
+  std::vector<std::unique_ptr<FramePool>> out = outputPools(3, sets, frameOut);
   for (int s = 0; s < sets; ++s) {
     CUDA(cudaMemcpy(luma.ptr(s), nv12.data(), lumaBytes,
                     cudaMemcpyHostToDevice));
