@@ -20,12 +20,10 @@
 //   pass walks 7 rows of 4 float columns with a register window of 2R+1
 //   rows and stores 4 bytes at a time.
 // - lensUndistortHand: Brown-Conrady with per-channel chromatic aberration,
-//   bilinear, black outside. Each thread computes 8 pixels of a row, 32
-//   apart (a warp's gathers read neighbouring pixels), its per-row terms
-//   hoisted, the map evaluated with FMAs, the four taps of a sample read
-//   without branches (clamped, zeroed outside), so that samples interleave;
-//   the warp's output bytes staged in shared memory, written in 16-byte
-//   chunks.
+//   bilinear, black outside. Each thread computes 8 pixels of a row, its
+//   per-row terms hoisted, the map evaluated with FMAs, the four taps of a
+//   sample read with one bounds test when all are inside (per-tap tests
+//   otherwise), the 24 output bytes stored as three 8-byte words.
 //
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
@@ -435,12 +433,10 @@ struct LensParams {
   float fx, fy, cx, cy, k1, k2, p1, p2, k3, caRed, caBlue;
 };
 
-constexpr int kLensWarps = 4, kLensWarpPixels = 256;
+constexpr int kLensPixels = 8;
 
 /// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
 /// convention: pixel centres at integers). `row` is the image row stride.
-/// Without branches: the four taps are read at coordinates clamped into the
-/// image and zeroed where outside, so that a thread's samples interleave.
 __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
                                                 int width, int height,
                                                 int row, float u, float v,
@@ -451,44 +447,44 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
   // defined.
   x0f = fminf(fmaxf(x0f, -2.0f), 1073741824.0f);
   y0f = fminf(fmaxf(y0f, -2.0f), 1073741824.0f);
-  const int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
-  const bool inX0 = static_cast<unsigned>(x0) < static_cast<unsigned>(width);
-  const bool inX1 =
-      static_cast<unsigned>(x0 + 1) < static_cast<unsigned>(width);
-  const bool inY0 = static_cast<unsigned>(y0) < static_cast<unsigned>(height);
-  const bool inY1 =
-      static_cast<unsigned>(y0 + 1) < static_cast<unsigned>(height);
-  const int cx0 = min(max(x0, 0), width - 1) * 3 + c;
-  const int cx1 = min(max(x0 + 1, 0), width - 1) * 3 + c;
-  const uint8_t *r0 = src + min(max(y0, 0), height - 1) * row;
-  const uint8_t *r1 = src + min(max(y0 + 1, 0), height - 1) * row;
-  float p00 = inX0 && inY0 ? static_cast<float>(__ldg(r0 + cx0)) : 0.0f;
-  float p10 = inX1 && inY0 ? static_cast<float>(__ldg(r0 + cx1)) : 0.0f;
-  float p01 = inX0 && inY1 ? static_cast<float>(__ldg(r1 + cx0)) : 0.0f;
-  float p11 = inX1 && inY1 ? static_cast<float>(__ldg(r1 + cx1)) : 0.0f;
+  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
+  float p00, p10, p01, p11;
+  if (static_cast<unsigned>(x0) < static_cast<unsigned>(width - 1) &&
+      static_cast<unsigned>(y0) < static_cast<unsigned>(height - 1)) {
+    const uint8_t *p = src + y0 * row + x0 * 3 + c;
+    p00 = __ldg(p);
+    p10 = __ldg(p + 3);
+    p01 = __ldg(p + row);
+    p11 = __ldg(p + row + 3);
+  } else {
+    auto at = [&](int x, int y) -> float {
+      bool inside = x >= 0 && x < width && y >= 0 && y < height;
+      return inside ? static_cast<float>(__ldg(src + y * row + x * 3 + c))
+                    : 0.0f;
+    };
+    p00 = at(x0, y0);
+    p10 = at(x0 + 1, y0);
+    p01 = at(x0, y0 + 1);
+    p11 = at(x0 + 1, y0 + 1);
+  }
   float top = fmaf(ax, p10 - p00, p00);
   float bottom = fmaf(ax, p11 - p01, p01);
   return fmaf(ay, bottom - top, top);
 }
 
-/// Block (32, kLensWarps); warp w: pixels xw .. xw + 255 of row y of
-/// frame blockIdx.z, lane l the pixels xw + l + 32 i (so that each gather
-/// instruction of the warp reads 32 neighbouring pixels); the warp's 768
-/// output bytes are staged in shared memory and written as 16-byte chunks.
-__global__ void __launch_bounds__(32 * kLensWarps)
+/// Block (32, 4); thread: pixels x..x+7 of row y of frame blockIdx.z.
+__global__ void __launch_bounds__(128)
     lensUndistortHand(const uint8_t *__restrict__ frames,
                       uint8_t *__restrict__ outputs, int width, int height,
                       LensParams p) {
-  __shared__ __align__(16) uint8_t stage[kLensWarps][kLensWarpPixels * 3];
   const int row = width * 3;
   const size_t frameBytes = static_cast<size_t>(row) * height;
   const uint8_t *src = frames + blockIdx.z * frameBytes;
   uint8_t *dst = outputs + blockIdx.z * frameBytes;
-  const int lane = threadIdx.x, w = threadIdx.y;
-  const int xw = blockIdx.x * kLensWarpPixels;
-  const int y = blockIdx.y * kLensWarps + w;
-  if (y >= height)
-    return; // The whole warp: the rest synchronises only within warps.
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * kLensPixels;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
   // Per channel: xn = a x + b; yn, yn^2, 2 p1 yn and 2 p2 yn per row.
   float a[3], b[3], yn[3], yn2[3], p1y[3], p2y[3];
 #pragma unroll
@@ -501,13 +497,12 @@ __global__ void __launch_bounds__(32 * kLensWarps)
     p1y[c] = 2.0f * p.p1 * yn[c];
     p2y[c] = 2.0f * p.p2 * yn[c];
   }
+  uint32_t bytes[kLensPixels * 3];
 #pragma unroll
-  for (int i = 0; i < kLensWarpPixels / 32; ++i) {
-    // Past the right edge: computed at the last column, never stored.
-    const int x = min(xw + lane + 32 * i, width - 1);
+  for (int i = 0; i < kLensPixels; ++i)
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
-      float xn = fmaf(static_cast<float>(x), a[c], b[c]);
+      float xn = fmaf(static_cast<float>(x + i), a[c], b[c]);
       float xn2 = xn * xn;
       float r2 = xn2 + yn2[c];
       float radial = fmaf(r2, fmaf(r2, fmaf(r2, p.k3, p.k2), p.k1), 1.0f);
@@ -516,26 +511,30 @@ __global__ void __launch_bounds__(32 * kLensWarps)
                       fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
       float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
                                fmaf(p.fy, yd, p.cy), c);
-      stage[w][(lane + 32 * i) * 3 + c] = saturateU8(v);
+      bytes[i * 3 + c] = saturateU8(v);
     }
-  }
-  __syncwarp();
-  const int bytes = min(kLensWarpPixels, width - xw) * 3;
-  uint8_t *out = dst + static_cast<size_t>(y) * row + xw * 3;
-  if (bytes % 16 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0) {
-    const uint4 *s = reinterpret_cast<const uint4 *>(stage[w]);
-    for (int q = lane; q < bytes / 16; q += 32)
-      reinterpret_cast<uint4 *>(out)[q] = s[q];
+  uint8_t *out = dst + static_cast<size_t>(y) * row + x * 3;
+  if (x + kLensPixels <= width && width % 8 == 0 &&
+      (reinterpret_cast<uintptr_t>(dst) & 7) == 0) {
+    uint2 *words = reinterpret_cast<uint2 *>(out);
+#pragma unroll
+    for (int q = 0; q < 3; ++q)
+      words[q] = make_uint2(pack4(bytes[8 * q], bytes[8 * q + 1],
+                                  bytes[8 * q + 2], bytes[8 * q + 3]),
+                            pack4(bytes[8 * q + 4], bytes[8 * q + 5],
+                                  bytes[8 * q + 6], bytes[8 * q + 7]));
     return;
   }
-  for (int q = lane; q < bytes; q += 32)
-    out[q] = stage[w][q];
+#pragma unroll
+  for (int i = 0; i < kLensPixels * 3; ++i)
+    if (x * 3 + i < row)
+      out[i] = bytes[i];
 }
 
-inline dim3 lensBlock() { return dim3(32, kLensWarps); }
+inline dim3 lensBlock() { return dim3(32, 4); }
 inline dim3 lensGrid(int width, int height, int batch) {
-  return dim3((width + kLensWarpPixels - 1) / kLensWarpPixels,
-              (height + kLensWarps - 1) / kLensWarps, batch);
+  return dim3((width + 32 * kLensPixels - 1) / (32 * kLensPixels),
+              (height + 3) / 4, batch);
 }
 
 /// NPP's remap takes a stored map: (u, v) of the green channel (no

@@ -126,9 +126,11 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)
     pm.addPass(createArvrFastReciprocal());
-  // Frames of a batch stacked, the grid's z the frame: one launch a batch.
-  pm.addPass(createArvrBatchFrames());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  // Frames of a batch stacked, the grid's z the frame: one launch a batch.
+  // After the sinking, so that every memref.dim a kernel computes is in its
+  // launch (and gets the frame's height).
+  pm.addPass(createArvrBatchFrames());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());
   pm.addPass(createBottomUpCanonicalizer());
