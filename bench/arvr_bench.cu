@@ -410,8 +410,12 @@ void measure(
     cudaStream_t stream) {
   // 1. Outputs first: arvrc (impl 0) against each other, one frame.
   std::vector<std::vector<uint8_t>> outputs(impls.size());
+  // cudaMemset is asynchronous and on the legacy stream, which `stream`
+  // (non-blocking) does not wait for: the device is synchronised after
+  // poisoning, before any launch.
   for (size_t i = 0; i < impls.size(); ++i) {
     poison(int(i), 0);
+    CUDA(cudaDeviceSynchronize());
     impls[i].launch(0, 1, stream);
     CUDA(cudaStreamSynchronize(stream));
     output(int(i), 0, outputs[i]);
@@ -421,6 +425,7 @@ void measure(
   for (size_t i = 0; i < impls.size(); ++i) {
     for (int f = 0; f < 8; ++f)
       poison(int(i), f);
+    CUDA(cudaDeviceSynchronize());
     impls[i].launch(0, 8, stream);
     CUDA(cudaStreamSynchronize(stream));
     for (int f = 0; f < 8; ++f) {
