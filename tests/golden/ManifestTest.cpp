@@ -168,6 +168,19 @@ TEST_CASE("manifest: NV12 planes and a fixed channel count") {
   CHECK(launches[0].grid[1] == 17);
   CHECK(launches[0].block[0] == 8);
   CHECK(launches[0].block[1] == 32);
-  // Three images of 9 descriptor fields each, and no other argument.
-  CHECK(launches[0].storage.size() == 27);
+  // Three images of 9 descriptor fields each, each followed by its frame
+  // height (arvr-batch-frames), and no other argument.
+  CHECK(launches[0].storage.size() == 30);
+  // 8 frames stacked: one launch, grid z 8, every image 8 frames tall, the
+  // frame heights as for one frame.
+  REQUIRE(m.batchGridZ);
+  auto batch = m.resolve({}, 8);
+  REQUIRE(batch.size() == 1);
+  CHECK(batch[0].grid[2] == 8 * launches[0].grid[2]);
+  CHECK(batch[0].grid[0] == launches[0].grid[0]);
+  for (size_t i = 0; i < 30; i += 10) {
+    CHECK(batch[0].storage[i + 3] == 8 * launches[0].storage[i + 3]);
+    CHECK(batch[0].storage[i + 9] == launches[0].storage[i + 9]);
+    CHECK(launches[0].storage[i + 9] == launches[0].storage[i + 3]);
+  }
 }

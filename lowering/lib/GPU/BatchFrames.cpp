@@ -8,13 +8,15 @@
 //
 // In each gpu.launch, block z is the frame. For each image or buffer the
 // body uses (an argument of the host function or a memref.alloc there), the
-// frame's height is the stacked height over the grid's z size and its
-// first row is block z times that height; the pass adds that row to the
-// row index of every memref.load and memref.store, adds the frame's first
-// element to every access through a flattened view (memref.reinterpret_cast
-// to one dimension, as arvr-wide-access makes: the view itself then spans
-// all frames), and gives `memref.dim %m, 0` the frame's height. Rows are
-// whole rows of the stacked image, so row alignment tests stay valid.
+// frame's height comes from the host (a memref.dim there, evaluated by the
+// caller for one frame, or the buffer's size; the kernel gets it as an
+// argument, so nothing divides) and its first row is block z times it; the pass
+// adds that row to the row index of every memref.load and memref.store, adds
+// the frame's first element to every access through a flattened view
+// (memref.reinterpret_cast to one dimension, as arvr-wide-access makes: the
+// view itself then spans all frames), and gives `memref.dim %m, 0` the frame's
+// height. Rows are whole rows of the stacked image, so row alignment tests stay
+// valid.
 //
 // All or nothing: if a launch uses an image in any other way, or has a grid
 // z other than 1, no launch of the function changes, and the function does
@@ -141,15 +143,30 @@ void shift(OpBuilder &b, Operation *op, MutableOperandRange indices,
       arith::AddIOp::create(b, op->getLoc(), indices[0].get(), offset));
 }
 
+/// The height of one frame of `m`, computed on the host before `launch`
+/// (callers evaluate the host code for one frame): the kernel gets it as an
+/// argument, instead of dividing the stacked height by the grid's z.
+Value frameHeight(OpBuilder &b, gpu::LaunchOp launch, Value m) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(launch);
+  if (auto alloc = m.getDefiningOp<memref::AllocOp>()) {
+    MemRefType type = alloc.getType();
+    if (type.isDynamicDim(0))
+      return alloc.getDynamicSizes()[0];
+    return arith::ConstantIndexOp::create(b, alloc.getLoc(),
+                                          type.getDimSize(0));
+  }
+  return memref::DimOp::create(b, launch.getLoc(), m, 0);
+}
+
 /// Moves the accesses of `frame.memref` inside `launch` to frame `block z`.
 void batch(gpu::LaunchOp launch, const FrameMemRef &frame) {
   Value m = frame.memref;
   Location loc = launch.getLoc();
   OpBuilder b(launch.getContext());
+  Value height = frameHeight(b, launch, m);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value stacked = memref::DimOp::create(b, loc, m, 0);
-  Value height =
-      arith::DivUIOp::create(b, loc, stacked, launch.getGridSize().z);
   Value firstRow =
       arith::MulIOp::create(b, loc, launch.getBlockIds().z, height);
   Value rowElems =

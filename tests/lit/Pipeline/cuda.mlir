@@ -1,11 +1,12 @@
 // The whole CUDA pipeline: arvr -> loops -> gpu.launch -> outlined kernel
-// taking exactly the host function's arguments -> NVVM -> PTX for sm_90.
+// taking the host function's arguments, each image with its frame height
+// (arvr-batch-frames: frames may be stacked) -> NVVM -> PTX for sm_90.
 // RUN: arvr-opt %s --arvr-cuda-pipeline | FileCheck %s
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @invert
 // CHECK-SAME: (%[[SRC:[^:]+]]: memref<?x?x?xi8>{{.*}}, %[[OUT:[^:]+]]: memref<?x?x?xi8>
-// CHECK: gpu.launch_func @invert_kernels::@invert_out blocks in ({{.+}}) threads in ({{.+}}) args(%[[SRC]] : memref<?x?x?xi8>, %[[OUT]] : memref<?x?x?xi8>)
+// CHECK: gpu.launch_func @invert_kernels::@invert_out blocks in ({{.+}}) threads in ({{.+}}) args(%[[OUT]] : memref<?x?x?xi8>, %{{.+}} : index, %[[SRC]] : memref<?x?x?xi8>, %{{.+}} : index)
 // CHECK: gpu.binary @invert_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // CHECK-SAME: .target sm_90
 // CHECK-SAME: .visible .entry invert_out(

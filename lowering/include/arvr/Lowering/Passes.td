@@ -239,9 +239,10 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
     host code for one frame, and multiplies the grid's z size (1 from
     `arvr-map-to-gpu`) by F. In each `gpu.launch`, block z is the frame:
     for each image or buffer the body uses (an argument of the host
-    function or a `memref.alloc` there), the frame's height is the stacked
-    height over the grid's z size, and its first row is block z times that
-    height. The pass adds that row to the row index of every `memref.load`
+    function or a `memref.alloc` there), the frame's height comes from the
+    host (`memref.dim` there, which callers evaluate for one frame, or the
+    buffer's size: a kernel argument), and its first row is block z times
+    that height. The pass adds that row to the row index of every `memref.load`
     and `memref.store` (and `vector.load`/`vector.store`) of the image,
     adds the frame's first element to every access through a flattened
     view (`memref.reinterpret_cast` to one dimension, offset 0, stride 1;
@@ -252,7 +253,9 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
     other way, or its grid z is not 1, nothing changes. Otherwise the
     function gets the unit attribute `arvr.frames_in_grid_z`, which the
     launch manifest reports as `batch grid-z`. With one frame the kernels
-    compute what they did before.
+    compute what they did before. Runs after
+    `gpu-launch-sink-index-computations`, so that every `memref.dim` a
+    kernel computes is inside its launch.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
