@@ -18,11 +18,12 @@
 // height. Rows are whole rows of the stacked image, so row alignment tests stay
 // valid.
 //
-// All or nothing: if a launch uses an image in any other way, or has a grid
-// z other than 1, no launch of the function changes, and the function does
-// not get `arvr.frames_in_grid_z`, the attribute that tells callers (the
-// launch manifest's `batch grid-z`) that they may stack frames. With one
-// frame (grid z 1) the kernels compute what they did before.
+// All or nothing: if a launch uses an image in any other way, uses a buffer
+// whose height is static (a table of one row: folding may take a row index
+// into it for 0), or has a grid z other than 1, no launch of the function
+// changes, and the function does not get `arvr.frames_in_grid_z`, the attribute
+// that tells callers (the launch manifest's `batch grid-z`) that they may stack
+// frames. With one frame (grid z 1) the kernels compute what they did before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,11 +48,14 @@ using namespace mlir;
 namespace {
 
 /// Whether `m` is what callers stack: an image argument of `host` or a
-/// stage buffer allocated in it, of rank 3 in global memory.
+/// stage buffer allocated in it, of rank 3 in global memory, its height not
+/// fixed in its type.
 bool isFrameMemRef(Value m, func::FuncOp host) {
   auto type = dyn_cast<MemRefType>(m.getType());
+  // A static height (a table's one row) would let folding take its row
+  // index for 0: such a buffer cannot be stacked, nor its function batched.
   if (!type || type.getRank() != 3 || type.getMemorySpace() ||
-      !type.getLayout().isIdentity())
+      !type.getLayout().isIdentity() || !type.isDynamicDim(0))
     return false;
   if (auto arg = dyn_cast<BlockArgument>(m))
     return arg.getOwner() == &host.getBody().front();

@@ -89,3 +89,21 @@ func.func @subview(%src: memref<?x?x3xi8>, %n: index) {
   }
   return
 }
+
+// A buffer of a static height (a table of one row): its row index may be
+// folded to 0, so it cannot be stacked; nothing changes.
+// CHECK-LABEL: func.func @table
+// CHECK-NOT: arvr.frames_in_grid_z
+// CHECK-NOT: arith.muli
+func.func @table(%n: index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc(%n) : memref<1x?x1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %t[%c0, %bx, %c0] : memref<1x?x1xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<1x?x1xf32>
+  return
+}

@@ -250,7 +250,9 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
     the body by the frame's height.
 
     All or nothing per host function: if a launch uses an image in any
-    other way, or its grid z is not 1, nothing changes. Otherwise the
+    other way, uses a buffer whose height is static (a table of one row:
+    folding may take a row index into it for 0), or its grid z is not 1,
+    nothing changes. Otherwise the
     function gets the unit attribute `arvr.frames_in_grid_z`, which the
     launch manifest reports as `batch grid-z`. With one frame the kernels
     compute what they did before. Runs after
