@@ -583,14 +583,15 @@ std::string outputFor(const std::string &dir, const std::string &input,
 
 /// Whether a frame bound as `next` may join a batch whose first frame is
 /// bound as `first`, making it `size` frames: at most `maxBatch`, the same
-/// images' sizes and the same scalars, and every image of the stacked
-/// frames (twice over, for stage buffers) indexed in 32 bits.
+/// images' sizes and the same scalars, every image of the stacked frames
+/// (twice over, for stage buffers) indexed in 32 bits, and at most 256 MiB
+/// of images in all.
 static bool batchesWith(const Bindings &first, const Bindings &next,
                         size_t size, size_t maxBatch) {
   if (size > maxBatch || first.args.size() != next.args.size() ||
       first.outputs.size() != next.outputs.size())
     return false;
-  int64_t largest = 0;
+  int64_t largest = 0, bytes = 0;
   for (unsigned i = 0; i < first.getNumArgs(); ++i) {
     const Image &a = first.getImage(i), &b = next.getImage(i);
     if (i < first.args.size() &&
@@ -605,8 +606,14 @@ static bool batchesWith(const Bindings &first, const Bindings &next,
       return false;
     largest =
         std::max<int64_t>(largest, int64_t(a.width) * a.height * a.channels);
+    bytes += static_cast<int64_t>(a.bytes());
   }
-  return 2 * largest * static_cast<int64_t>(size) < (int64_t(1) << 31);
+  // The batch's images take page-locked staging on each of two slots: at
+  // most 256 MiB a batch (a batch amortises launches, which matters for
+  // small frames; 8K frames go one or two at a time).
+  const int64_t maxBytes = int64_t(256) << 20;
+  return 2 * largest * static_cast<int64_t>(size) < (int64_t(1) << 31) &&
+         bytes * static_cast<int64_t>(size) <= maxBytes;
 }
 
 int runRun(const RunArgs &args) {
