@@ -266,8 +266,8 @@ public:
       ResolvedLaunch r;
       r.entry = l.entry;
       for (int i = 0; i < 3; ++i) {
-        r.grid[i] = static_cast<unsigned>(operand(l.grid[i])) *
-                    (i == 2 ? frames : 1);
+        r.grid[i] =
+            static_cast<unsigned>(operand(l.grid[i])) * (i == 2 ? frames : 1);
         r.block[i] = static_cast<unsigned>(operand(l.block[i]));
       }
       r.shared = static_cast<unsigned>(operand(l.shared));

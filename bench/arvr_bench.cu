@@ -401,13 +401,12 @@ struct Case {
 };
 
 /// Checks outputs, then times every implementation, interleaved.
-void measure(
-    const Case &c, const std::string &sizeName, int width, int height,
-    std::vector<Impl> &impls,
-    const std::function<void(int impl, int frame, std::vector<uint8_t> &)>
-        &output,
-    const std::function<void(int impl, int frame)> &poison, int sets, int reps,
-    cudaStream_t stream) {
+void measure(const Case &c, const std::string &sizeName, int width, int height,
+             std::vector<Impl> &impls,
+             const std::function<void(int impl, int frame,
+                                      std::vector<uint8_t> &)> &output,
+             const std::function<void(int impl, int frame)> &poison, int sets,
+             int reps, cudaStream_t stream) {
   // 1. Outputs first: arvrc (impl 0) against each other, one frame.
   std::vector<std::vector<uint8_t>> outputs(impls.size());
   // cudaMemset is asynchronous and on the legacy stream, which `stream`
@@ -646,7 +645,8 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
   int sets = setsFor(2 * frameBytes);
   std::unique_ptr<FramePool> input = rgbInputs(photo, width, height, sets);
   FramePool &in = *input;
-  std::vector<std::unique_ptr<FramePool>> out = outputPools(3, sets, frameBytes);
+  std::vector<std::unique_ptr<FramePool>> out =
+      outputPools(3, sets, frameBytes);
   hand::LensParams p = lensFor(width, height);
   std::map<std::string, double> scalars = {
       {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
@@ -669,7 +669,8 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       sets, stageBuffers);
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back(
+      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   dim3 block = hand::lensBlock();
   impls.push_back(
       {"hand CUDA",
@@ -685,8 +686,8 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       mapY(size_t(width) * height * 4);
   hand::lensMapForNpp<<<dim3((width + 31) / 32, (height + 7) / 8), dim3(32, 8),
                         0, stream>>>(static_cast<float *>(mapX.ptr),
-                                  static_cast<float *>(mapY.ptr), width, height,
-                                  p);
+                                     static_cast<float *>(mapY.ptr), width,
+                                     height, p);
   NppStreamContext ctx = nppContext(stream);
   impls.push_back({"NPP",
                    [&, ctx](int first, int count, cudaStream_t) {
@@ -710,8 +711,7 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
                         cudaMemcpyDeviceToHost));
       },
       [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameBytes)); },
-      sets,
-      reps, stream);
+      sets, reps, stream);
 }
 
 /// `variants`: arvrc builds of the Gaussian with other schedules, each
@@ -726,7 +726,8 @@ void benchGaussian(ArvrKernel &k,
   int sets = setsFor(2 * frameBytes);
   std::unique_ptr<FramePool> input = rgbInputs(photo, width, height, sets);
   FramePool &in = *input;
-  std::vector<std::unique_ptr<FramePool>> out = outputPools(3, sets, frameBytes);
+  std::vector<std::unique_ptr<FramePool>> out =
+      outputPools(3, sets, frameBytes);
   std::map<std::string, double> scalars = {{"sigma", sigma},
                                            {"radius", radius}};
   // Output buffers of the variants come after arvrc's, hand's and NPP's.
@@ -765,16 +766,16 @@ void benchGaussian(ArvrKernel &k,
       gaussianHand, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
 
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   impls.push_back(
-      {"hand CUDA",
-       [&, shared](int s, int count, cudaStream_t st) {
-         gaussianHand<<<hand::gaussianGrid(width, height, count),
-                        hand::kGaussThreads, shared, st>>>(
-             in.u8(s), out[1]->u8(s), width, height);
-       },
-       {factsOfHand("gaussianHandR<4>", gaussianHand, hand::kGaussThreads,
-                    shared)}});
+      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back({"hand CUDA",
+                   [&, shared](int s, int count, cudaStream_t st) {
+                     gaussianHand<<<hand::gaussianGrid(width, height, count),
+                                    hand::kGaussThreads, shared, st>>>(
+                         in.u8(s), out[1]->u8(s), width, height);
+                   },
+                   {factsOfHand("gaussianHandR<4>", gaussianHand,
+                                hand::kGaussThreads, shared)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
   impls.push_back({"NPP",
@@ -836,8 +837,8 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
   for (int s = 0; s < sets; ++s) {
     CUDA(cudaMemcpy(luma.ptr(s), nv12.data(), lumaBytes,
                     cudaMemcpyHostToDevice));
-    CUDA(cudaMemcpy(chroma.ptr(s), nv12.data() + lumaBytes,
-                    frameIn - lumaBytes, cudaMemcpyHostToDevice));
+    CUDA(cudaMemcpy(chroma.ptr(s), nv12.data() + lumaBytes, frameIn - lumaBytes,
+                    cudaMemcpyHostToDevice));
   }
   std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   ArvrSets frames = arvrSets(
@@ -854,7 +855,8 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
       },
       sets, stageBuffers);
   std::vector<Impl> impls;
-  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back(
+      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
   dim3 block = hand::nv12Block();
   impls.push_back(
       {"hand CUDA",
@@ -867,17 +869,16 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
                     0)}});
 #ifdef ARVR_BENCH_NPP
   NppStreamContext ctx = nppContext(stream);
-  impls.push_back(
-      {"NPP",
-       [&, ctx](int first, int count, cudaStream_t) {
-         for (int s = first; s < first + count; ++s) {
-           const Npp8u *planes[2] = {luma.u8(s), chroma.u8(s)};
-           NppiSize size = {width, height};
-           NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(planes, width, out[2]->u8(s),
-                                          width * 3, size, ctx));
-         }
-       },
-       {}});
+  impls.push_back({"NPP",
+                   [&, ctx](int first, int count, cudaStream_t) {
+                     for (int s = first; s < first + count; ++s) {
+                       const Npp8u *planes[2] = {luma.u8(s), chroma.u8(s)};
+                       NppiSize size = {width, height};
+                       NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(
+                           planes, width, out[2]->u8(s), width * 3, size, ctx));
+                     }
+                   },
+                   {}});
 #endif
   measure(
       {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
@@ -887,8 +888,7 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
                         cudaMemcpyDeviceToHost));
       },
       [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameOut)); },
-      sets,
-      reps, stream);
+      sets, reps, stream);
 }
 
 /// Device-to-device copy bandwidth (read + write), the roofline.

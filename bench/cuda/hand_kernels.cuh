@@ -13,12 +13,12 @@
 //   are staged in shared memory so that the warp writes each row with
 //   coalesced 16-byte stores.
 // - gaussianHandR<R>: both passes fused. A block of 192 threads computes a
-//   32x56 output tile (5 blocks a multiprocessor: 64-row tiles in 37 KB). The u8 input tile and its halo go to shared memory
-//   with 16-byte loads (rows reflected per row, columns only in the blocks
-//   at the left and right edges); the horizontal pass takes runs of 16
-//   floats, converting each input byte once, into a float tile; the vertical
-//   pass walks 7 rows of 4 float columns with a register window of 2R+1
-//   rows and stores 4 bytes at a time.
+//   32x56 output tile (5 blocks a multiprocessor: 64-row tiles in 37 KB). The
+//   u8 input tile and its halo go to shared memory with 16-byte loads (rows
+//   reflected per row, columns only in the blocks at the left and right edges);
+//   the horizontal pass takes runs of 16 floats, converting each input byte
+//   once, into a float tile; the vertical pass walks 7 rows of 4 float columns
+//   with a register window of 2R+1 rows and stores 4 bytes at a time.
 // - lensUndistortHand: Brown-Conrady with per-channel chromatic aberration,
 //   bilinear, black outside. Each thread computes 8 pixels of a row, its
 //   per-row terms hoisted, the map evaluated with FMAs, the four taps of a
@@ -45,8 +45,8 @@ __device__ __forceinline__ uint32_t saturateU8(float v) {
 }
 
 /// Four bytes (each in the low byte of its word) packed into one word.
-__device__ __forceinline__ uint32_t pack4(uint32_t b0, uint32_t b1,
-                                          uint32_t b2, uint32_t b3) {
+__device__ __forceinline__ uint32_t pack4(uint32_t b0, uint32_t b1, uint32_t b2,
+                                          uint32_t b3) {
   return __byte_perm(__byte_perm(b0, b1, 0x0040), __byte_perm(b2, b3, 0x0040),
                      0x5410);
 }
@@ -104,8 +104,8 @@ __global__ void __launch_bounds__(32 * kNv12Warps)
     nv12ToRgbHand(const uint8_t *__restrict__ lumaPlanes,
                   const uint8_t *__restrict__ chromaPlanes,
                   uint8_t *__restrict__ outputs, int width, int height) {
-  __shared__ __align__(16) uint32_t stage[kNv12Warps][2][kNv12WarpPixels * 3 /
-                                                          4];
+  __shared__ __align__(16)
+      uint32_t stage[kNv12Warps][2][kNv12WarpPixels * 3 / 4];
   const size_t lumaBytes = static_cast<size_t>(width) * height;
   const size_t chromaBytes =
       static_cast<size_t>((height + 1) / 2) * ((width + 1) / 2 * 2);
@@ -152,14 +152,12 @@ __global__ void __launch_bounds__(32 * kNv12Warps)
       uint4 *s = reinterpret_cast<uint4 *>(&stage[w][dy][lane * 12]);
 #pragma unroll
       for (int q = 0; q < 3; ++q)
-        s[q] = make_uint4(pack4(b[16 * q], b[16 * q + 1], b[16 * q + 2],
-                                b[16 * q + 3]),
-                          pack4(b[16 * q + 4], b[16 * q + 5], b[16 * q + 6],
-                                b[16 * q + 7]),
-                          pack4(b[16 * q + 8], b[16 * q + 9], b[16 * q + 10],
-                                b[16 * q + 11]),
-                          pack4(b[16 * q + 12], b[16 * q + 13], b[16 * q + 14],
-                                b[16 * q + 15]));
+        s[q] = make_uint4(
+            pack4(b[16 * q], b[16 * q + 1], b[16 * q + 2], b[16 * q + 3]),
+            pack4(b[16 * q + 4], b[16 * q + 5], b[16 * q + 6], b[16 * q + 7]),
+            pack4(b[16 * q + 8], b[16 * q + 9], b[16 * q + 10], b[16 * q + 11]),
+            pack4(b[16 * q + 12], b[16 * q + 13], b[16 * q + 14],
+                  b[16 * q + 15]));
     }
   }
   __syncwarp();
@@ -304,8 +302,8 @@ __device__ __forceinline__ void gaussHorizontal(const uint8_t *in, float *hs,
     float v[kBytes];
 #pragma unroll
     for (int m = 0; m < kBytes; ++m)
-      v[m] = biasedByte(words[(kOffset + m) / 4], (kOffset + m) % 4) -
-             kByteBias;
+      v[m] =
+          biasedByte(words[(kOffset + m) / 4], (kOffset + m) % 4) - kByteBias;
     float out[16];
 #pragma unroll
     for (int f = 0; f < 16; ++f) {
@@ -315,7 +313,8 @@ __device__ __forceinline__ void gaussHorizontal(const uint8_t *in, float *hs,
         sum = fmaf(gaussWeights[k], v[f + 3 * k], sum);
       out[f] = sum;
     }
-    float4 *dst = reinterpret_cast<float4 *>(hs + r * L::kFloatStride + 16 * run);
+    float4 *dst =
+        reinterpret_cast<float4 *>(hs + r * L::kFloatStride + 16 * run);
 #pragma unroll
     for (int q = 0; q < 4; ++q)
       dst[q] = make_float4(out[4 * q], out[4 * q + 1], out[4 * q + 2],
@@ -438,9 +437,8 @@ constexpr int kLensPixels = 8;
 /// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
 /// convention: pixel centres at integers). `row` is the image row stride.
 __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
-                                                int width, int height,
-                                                int row, float u, float v,
-                                                int c) {
+                                                int width, int height, int row,
+                                                float u, float v, int c) {
   float x0f = floorf(u), y0f = floorf(v);
   float ax = u - x0f, ay = v - y0f;
   // Far outside, every read is 0 anyway; this keeps the int conversion
@@ -507,8 +505,8 @@ __global__ void __launch_bounds__(128)
       float r2 = xn2 + yn2[c];
       float radial = fmaf(r2, fmaf(r2, fmaf(r2, p.k3, p.k2), p.k1), 1.0f);
       float xd = fmaf(xn, radial + p1y[c], p.p2 * fmaf(2.0f, xn2, r2));
-      float yd = fmaf(yn[c], radial,
-                      fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
+      float yd =
+          fmaf(yn[c], radial, fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
       float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
                                fmaf(p.fy, yd, p.cy), c);
       bytes[i * 3 + c] = saturateU8(v);
