@@ -400,6 +400,40 @@ struct Case {
   double idealBytesPerPixel;
 };
 
+/// Whether a batch of 8 (the same input in every frame) gives each frame
+/// of every implementation its output of one frame (`outputs`), byte for
+/// byte; the first that does not is reported.
+bool batchesMatchFrames(
+    const Case &c, const std::string &sizeName, int width, int height,
+    std::vector<Impl> &impls,
+    const std::function<void(int impl, int frame, std::vector<uint8_t> &)>
+        &output,
+    const std::function<void(int impl, int frame)> &poison,
+    const std::vector<std::vector<uint8_t>> &outputs, cudaStream_t stream) {
+  for (size_t i = 0; i < impls.size(); ++i) {
+    for (int f = 0; f < 8; ++f)
+      poison(int(i), f);
+    CUDA(cudaDeviceSynchronize());
+    impls[i].launch(0, 8, stream);
+    CUDA(cudaStreamSynchronize(stream));
+    for (int f = 0; f < 8; ++f) {
+      std::vector<uint8_t> frame;
+      output(int(i), f, frame);
+      if (frame != outputs[i]) {
+        std::printf("%s,%s,%dx%d,8,%s,MISMATCH: frame %d of a batch of 8 "
+                    "differs from the frame alone; not timed\n",
+                    c.kernel.c_str(), sizeName.c_str(), width, height,
+                    impls[i].name.c_str(), f);
+        csv << c.kernel << "," << sizeName << "," << width << "x" << height
+            << ",8," << impls[i].name
+            << ",0,0,0,0,0,0,-,-,-,,,MISMATCH batch frame " << f << "\n";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 /// Checks outputs, then times every implementation, interleaved.
 void measure(const Case &c, const std::string &sizeName, int width, int height,
              std::vector<Impl> &impls,
@@ -419,29 +453,9 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
     CUDA(cudaStreamSynchronize(stream));
     output(int(i), 0, outputs[i]);
   }
-  // A batch of 8 (the same input in every frame) gives each frame the
-  // output of one frame, byte for byte.
-  for (size_t i = 0; i < impls.size(); ++i) {
-    for (int f = 0; f < 8; ++f)
-      poison(int(i), f);
-    CUDA(cudaDeviceSynchronize());
-    impls[i].launch(0, 8, stream);
-    CUDA(cudaStreamSynchronize(stream));
-    for (int f = 0; f < 8; ++f) {
-      std::vector<uint8_t> frame;
-      output(int(i), f, frame);
-      if (frame != outputs[i]) {
-        std::printf("%s,%s,%dx%d,8,%s,MISMATCH: frame %d of a batch of 8 "
-                    "differs from the frame alone; not timed\n",
-                    c.kernel.c_str(), sizeName.c_str(), width, height,
-                    impls[i].name.c_str(), f);
-        csv << c.kernel << "," << sizeName << "," << width << "x" << height
-            << ",8," << impls[i].name
-            << ",0,0,0,0,0,0,-,-,-,,,MISMATCH batch frame " << f << "\n";
-        return;
-      }
-    }
-  }
+  if (!batchesMatchFrames(c, sizeName, width, height, impls, output, poison,
+                          outputs, stream))
+    return;
   std::vector<std::string> agreement(impls.size(), "reference");
   for (size_t i = 1; i < impls.size(); ++i) {
     int maxAbs = 0;

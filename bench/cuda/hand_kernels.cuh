@@ -184,7 +184,7 @@ inline dim3 nv12Block() { return dim3(32, kNv12Warps); }
 //===----------------------------------------------------------------------===//
 
 constexpr int kGaussTileX = 32, kGaussTileY = 56, kGaussThreads = 192;
-constexpr int kGaussSegments = 8, kGaussSegmentRows = kGaussTileY / 8;
+constexpr int kGaussSegmentRows = kGaussTileY / 8; // 8 segments of rows
 constexpr int kGaussMaxRadius = 8;
 __constant__ float gaussWeights[2 * kGaussMaxRadius + 1];
 
