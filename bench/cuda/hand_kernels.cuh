@@ -21,11 +21,9 @@
 //   with a register window of 2R+1 rows and stores 4 bytes at a time.
 // - lensUndistortHand: Brown-Conrady with per-channel chromatic aberration,
 //   bilinear, black outside. Each thread computes 8 pixels of a row, its
-//   per-row terms hoisted, the map evaluated with FMAs. A block of 64x16
-//   pixels reduces the bounding box of its samples' taps and stages it in
-//   shared memory with 16-byte loads, zeros outside the image, then samples
-//   there without bounds tests (global memory where the box is too big);
-//   the 24 output bytes of a thread are stored as three 8-byte words.
+//   per-row terms hoisted, the map evaluated with FMAs, the four taps of a
+//   sample read with one bounds test when all are inside (per-tap tests
+//   otherwise), the 24 output bytes stored as three 8-byte words.
 //
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
@@ -34,7 +32,6 @@
 #ifndef ARVRC_BENCH_HAND_KERNELS_CUH
 #define ARVRC_BENCH_HAND_KERNELS_CUH
 
-#include <climits>
 #include <cstdint>
 
 namespace hand {
@@ -435,39 +432,20 @@ struct LensParams {
   float fx, fy, cx, cy, k1, k2, p1, p2, k3, caRed, caBlue;
 };
 
-// A block of 8 x 16 threads computes a 64 x 16 tile, 8 pixels a thread.
 constexpr int kLensPixels = 8;
-constexpr int kLensThreadsX = 8, kLensThreadsY = 16;
-constexpr int kLensWarps = kLensThreadsX * kLensThreadsY / 32;
-/// Shared memory for the bounding box of a block's taps; a block whose box
-/// is larger reads global memory instead.
-constexpr int kLensStageBytes = 16 * 1024;
-
-/// The first tap of a sample at coordinate `u` along a dimension of `size`
-/// pixels: floor(u), clamped to [-2, size] (a sample clamped there has both
-/// its taps outside, as before), and the sample's weight of the second tap.
-__device__ __forceinline__ int firstTap(float u, int size, float &weight) {
-  float f = floorf(u);
-  weight = u - f;
-  return static_cast<int>(fminf(fmaxf(f, -2.0f), static_cast<float>(size)));
-}
-
-/// A bilinear sample from its four taps, as OpenCV's remap weighs them.
-__device__ __forceinline__ float bilinear(float p00, float p10, float p01,
-                                          float p11, float ax, float ay) {
-  float top = fmaf(ax, p10 - p00, p00);
-  float bottom = fmaf(ax, p11 - p01, p01);
-  return fmaf(ay, bottom - top, top);
-}
 
 /// Channel c of src at (u, v), bilinear, 0 outside (OpenCV's remap
-/// convention: pixel centres at integers), from global memory. `row` is the
-/// image row stride.
+/// convention: pixel centres at integers). `row` is the image row stride.
 __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
                                                 int width, int height, int row,
                                                 float u, float v, int c) {
-  float ax, ay;
-  int x0 = firstTap(u, width, ax), y0 = firstTap(v, height, ay);
+  float x0f = floorf(u), y0f = floorf(v);
+  float ax = u - x0f, ay = v - y0f;
+  // Far outside, every read is 0 anyway; this keeps the int conversion
+  // defined.
+  x0f = fminf(fmaxf(x0f, -2.0f), 1073741824.0f);
+  y0f = fminf(fmaxf(y0f, -2.0f), 1073741824.0f);
+  int x0 = static_cast<int>(x0f), y0 = static_cast<int>(y0f);
   float p00, p10, p01, p11;
   if (static_cast<unsigned>(x0) < static_cast<unsigned>(width - 1) &&
       static_cast<unsigned>(y0) < static_cast<unsigned>(height - 1)) {
@@ -487,47 +465,24 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
     p01 = at(x0, y0 + 1);
     p11 = at(x0 + 1, y0 + 1);
   }
-  return bilinear(p00, p10, p01, p11, ax, ay);
+  float top = fmaf(ax, p10 - p00, p00);
+  float bottom = fmaf(ax, p11 - p01, p01);
+  return fmaf(ay, bottom - top, top);
 }
 
-/// The smallest of `v` over the block (kLensWarps warps), through `slots`.
-__device__ __forceinline__ int4 blockMin(int4 v, int4 *slots) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v.x = min(v.x, __shfl_xor_sync(0xffffffffu, v.x, offset));
-    v.y = min(v.y, __shfl_xor_sync(0xffffffffu, v.y, offset));
-    v.z = min(v.z, __shfl_xor_sync(0xffffffffu, v.z, offset));
-    v.w = min(v.w, __shfl_xor_sync(0xffffffffu, v.w, offset));
-  }
-  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-  if (tid % 32 == 0)
-    slots[tid / 32] = v;
-  __syncthreads();
-  int4 m = slots[0];
-  for (int w = 1; w < kLensWarps; ++w) {
-    int4 o = slots[w];
-    m = make_int4(min(m.x, o.x), min(m.y, o.y), min(m.z, o.z), min(m.w, o.w));
-  }
-  return m;
-}
-
-/// Block (8, 16); thread: pixels x..x+7 of row y of frame blockIdx.z. The
-/// block first maps all its samples, reduces the bounding box of their
-/// taps, stages it in shared memory (16-byte loads, zeros outside the
-/// image), then samples from there without bounds tests; a block whose box
-/// does not fit (or an unaligned image) samples global memory.
-__global__ void __launch_bounds__(kLensThreadsX *kLensThreadsY)
+/// Block (32, 4); thread: pixels x..x+7 of row y of frame blockIdx.z.
+__global__ void __launch_bounds__(128)
     lensUndistortHand(const uint8_t *__restrict__ frames,
                       uint8_t *__restrict__ outputs, int width, int height,
                       LensParams p) {
-  __shared__ uint4 stage[kLensStageBytes / 16];
-  __shared__ int4 slots[kLensWarps];
   const int row = width * 3;
   const size_t frameBytes = static_cast<size_t>(row) * height;
   const uint8_t *src = frames + blockIdx.z * frameBytes;
   uint8_t *dst = outputs + blockIdx.z * frameBytes;
-  const int x = (blockIdx.x * kLensThreadsX + threadIdx.x) * kLensPixels;
-  const int y = blockIdx.y * kLensThreadsY + threadIdx.y;
-  const bool active = x < width && y < height;
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * kLensPixels;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
   // Per channel: xn = a x + b; yn, yn^2, 2 p1 yn and 2 p2 yn per row.
   float a[3], b[3], yn[3], yn2[3], p1y[3], p2y[3];
 #pragma unroll
@@ -540,9 +495,7 @@ __global__ void __launch_bounds__(kLensThreadsX *kLensThreadsY)
     p1y[c] = 2.0f * p.p1 * yn[c];
     p2y[c] = 2.0f * p.p2 * yn[c];
   }
-  // The samples, and the box of their taps (maxima negated).
-  float us[kLensPixels * 3], vs[kLensPixels * 3];
-  int4 box = make_int4(INT_MAX, INT_MAX, INT_MAX, INT_MAX);
+  uint32_t bytes[kLensPixels * 3];
 #pragma unroll
   for (int i = 0; i < kLensPixels; ++i)
 #pragma unroll
@@ -554,68 +507,10 @@ __global__ void __launch_bounds__(kLensThreadsX *kLensThreadsY)
       float xd = fmaf(xn, radial + p1y[c], p.p2 * fmaf(2.0f, xn2, r2));
       float yd =
           fmaf(yn[c], radial, fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
-      float u = fmaf(p.fx, xd, p.cx), v = fmaf(p.fy, yd, p.cy);
-      us[i * 3 + c] = u;
-      vs[i * 3 + c] = v;
-      if (active && x + i < width) {
-        float ax, ay;
-        int x0 = firstTap(u, width, ax), y0 = firstTap(v, height, ay);
-        box = make_int4(min(box.x, x0), min(box.y, y0), min(box.z, -x0 - 1),
-                        min(box.w, -y0 - 1));
-      }
+      float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
+                               fmaf(p.fy, yd, p.cy), c);
+      bytes[i * 3 + c] = saturateU8(v);
     }
-  box = blockMin(box, slots);
-  if (box.x == INT_MAX) // No pixel of this block is inside the frame.
-    return;
-  // The box's bytes in 16-byte chunks of its rows (>> 4: floor division);
-  // its last taps are -box.z and -box.w.
-  const int first = (box.x * 3) >> 4;
-  const int pitch = ((-box.z * 3 + 2) >> 4) - first + 1;
-  const int rows = -box.w - box.y + 1;
-  uint32_t bytes[kLensPixels * 3];
-  const bool staged = rows * pitch * 16 <= kLensStageBytes && row % 16 == 0 &&
-                      (reinterpret_cast<uintptr_t>(src) & 15) == 0;
-  if (staged) {
-    const int tid = threadIdx.y * kLensThreadsX + threadIdx.x;
-    for (int r = tid / 32; r < rows; r += kLensWarps) {
-      const int sy = box.y + r;
-      const uint4 *line = reinterpret_cast<const uint4 *>(src + sy * row);
-      for (int k = tid % 32; k < pitch; k += 32) {
-        const int chunk = first + k;
-        uint4 w = make_uint4(0, 0, 0, 0);
-        if (sy >= 0 && sy < height && chunk >= 0 && chunk < row / 16)
-          w = __ldg(line + chunk);
-        stage[r * pitch + k] = w;
-      }
-    }
-    __syncthreads();
-    const uint8_t *tile = reinterpret_cast<const uint8_t *>(stage);
-    const int origin = box.y * pitch * 16 + first * 16;
-#pragma unroll
-    for (int i = 0; i < kLensPixels; ++i)
-#pragma unroll
-      for (int c = 0; c < 3; ++c) {
-        float ax, ay;
-        int x0 = firstTap(us[i * 3 + c], width, ax);
-        int y0 = firstTap(vs[i * 3 + c], height, ay);
-        int at = y0 * pitch * 16 + x0 * 3 + c - origin;
-        bytes[i * 3 + c] =
-            active && x + i < width
-                ? saturateU8(bilinear(tile[at], tile[at + 3],
-                                      tile[at + pitch * 16],
-                                      tile[at + pitch * 16 + 3], ax, ay))
-                : 0;
-      }
-  } else {
-#pragma unroll
-    for (int i = 0; i < kLensPixels * 3; ++i)
-      bytes[i] = active && x + i / 3 < width
-                     ? saturateU8(sampleBilinear(src, width, height, row, us[i],
-                                                 vs[i], i % 3))
-                     : 0;
-  }
-  if (!active)
-    return;
   uint8_t *out = dst + static_cast<size_t>(y) * row + x * 3;
   if (x + kLensPixels <= width && width % 8 == 0 &&
       (reinterpret_cast<uintptr_t>(dst) & 7) == 0) {
@@ -634,11 +529,10 @@ __global__ void __launch_bounds__(kLensThreadsX *kLensThreadsY)
       out[i] = bytes[i];
 }
 
-inline dim3 lensBlock() { return dim3(kLensThreadsX, kLensThreadsY); }
+inline dim3 lensBlock() { return dim3(32, 4); }
 inline dim3 lensGrid(int width, int height, int batch) {
-  return dim3((width + kLensThreadsX * kLensPixels - 1) /
-                  (kLensThreadsX * kLensPixels),
-              (height + kLensThreadsY - 1) / kLensThreadsY, batch);
+  return dim3((width + 32 * kLensPixels - 1) / (32 * kLensPixels),
+              (height + 3) / 4, batch);
 }
 
 /// NPP's remap takes a stored map: (u, v) of the green channel (no
