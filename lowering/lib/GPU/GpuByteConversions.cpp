@@ -10,7 +10,8 @@
 // - uitofp of an integer of at most 16 bits to f32 becomes
 //   bitcast(zext(x) | 0x4B000000) - 2^23: an OR and an exact subtraction;
 // - the lowered u8_sat, fptoui(roundeven(minnum(maxnum(x, 0), 255))) to
-//   i8, becomes trunc(bitcast(minnum(maxnum(x, 0), 255) + 2^23)) to i8:
+//   i8, becomes trunc(umin(bitcast(minnum(maxnum(x, 0), 255) + 2^23),
+//   2^23 + 255's bits)) to i8 (the umin changes nothing; see below):
 //   the addition rounds to the nearest integer, ties to even, as
 //   roundeven does, and the clamp keeps the sum below 2^23 + 256 (NaN
 //   became 0 in maxnum).
@@ -182,10 +183,19 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
         rewriter, loc, clamped,
         constantLike(rewriter, loc, clamped.getType(),
                      rewriter.getF32FloatAttr(kMantissaBias)));
-    Value bits =
-        LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), sum);
+    Type i32 = rewriter.getI32Type();
+    Value bits = LLVM::BitcastOp::create(rewriter, loc, i32, sum);
+    // ptxas types a register by the instruction that writes it, and a
+    // one-byte store of a register a float instruction wrote converts the
+    // float (F2I.U8, measured on sm_90) instead of storing its low byte. An
+    // integer op in between, one that LLVM cannot fold away and that
+    // changes nothing (the bits are at most 2^23 + 255's), keeps the store
+    // a store.
+    Value top = LLVM::ConstantOp::create(
+        rewriter, loc, i32, rewriter.getI32IntegerAttr(kMantissaBiasBits + 255));
+    Value integer = LLVM::UMinOp::create(rewriter, loc, i32, bits, top);
     rewriter.replaceOpWithNewOp<LLVM::TruncOp>(convert, convert.getType(),
-                                               bits);
+                                               integer);
     return success();
   }
 };

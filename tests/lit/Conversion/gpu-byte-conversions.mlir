@@ -1,6 +1,7 @@
 // arvr-gpu-byte-conversions: small unsigned integers become floats through
 // the bits of 2^23 + n, the lowered u8_sat (clamp to [0, 255], round to
-// nearest even, convert) becomes the clamped value plus 2^23, and a whole
+// nearest even, convert) becomes the clamped value plus 2^23 (its bits
+// through an integer min, so that ptxas stores them), and a whole
 // constant added to a converted byte joins its 2^23; other conversions
 // stay.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-gpu-byte-conversions))' | FileCheck %s
@@ -12,7 +13,8 @@ gpu.module @kernels {
   // CHECK: %[[B:.+]] = llvm.intr.minnum(%[[A]], %{{.+}})
   // CHECK: %[[S:.+]] = llvm.fadd %[[B]], %{{.+}} : f32
   // CHECK: %[[I:.+]] = llvm.bitcast %[[S]] : f32 to i32
-  // CHECK: %[[T:.+]] = llvm.trunc %[[I]] : i32 to i8
+  // CHECK: %[[M:.+]] = llvm.intr.umin(%[[I]], %{{.+}}) : (i32, i32) -> i32
+  // CHECK: %[[T:.+]] = llvm.trunc %[[M]] : i32 to i8
   // CHECK: llvm.return %[[T]]
   // CHECK-NOT: fptoui
   llvm.func @u8_sat(%x: f32) -> i8 {

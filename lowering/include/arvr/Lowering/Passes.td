@@ -517,8 +517,11 @@ def ArvrGpuByteConversions
     - `uitofp` of an integer (or vector of integers) of at most 16 bits to
       f32 becomes `bitcast(zext(x) | 0x4B000000) - 2^23`;
     - the lowered `u8_sat`, `fptoui(roundeven(minnum(maxnum(x, 0), 255)))`
-      to i8, becomes `trunc(bitcast(minnum(maxnum(x, 0), 255) + 2^23))`:
-      the addition rounds to nearest even as `roundeven` does;
+      to i8, becomes `trunc(umin(bitcast(minnum(maxnum(x, 0), 255) + 2^23),
+      0x4B0000FF))`: the addition rounds to nearest even as `roundeven`
+      does. The `umin` changes nothing but makes the register an integer
+      one: ptxas turns a byte store of a register a float instruction
+      wrote into a conversion (F2I.U8), not a store of its low byte;
     - a whole constant `c` (`|c| <= 2^23`) added to or subtracted from such
       a converted byte joins its `2^23` (`x - 2^23 - 128` as
       `x - 8388736`): every value is a whole number below `2^24`.
