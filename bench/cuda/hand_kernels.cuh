@@ -25,10 +25,6 @@
 //   sample read with one bounds test when all are inside (per-tap tests
 //   otherwise), the 24 output bytes stored as three 8-byte words.
 //
-// Bytes become floats and floats bytes (u8_sat) through the bits of 2^23,
-// on the FMA and integer units: conversion instructions issue at an eighth
-// of their rate on sm_90.
-//
 // Images are RGB8 (interleaved) unless said otherwise, rows without padding.
 //
 //===----------------------------------------------------------------------===//
@@ -40,11 +36,12 @@
 
 namespace hand {
 
-/// The language's u8_sat: clamp to [0, 255] (NaN gives 0), then 2^23 added
-/// rounds to the nearest integer, ties to even, into the low mantissa
-/// bits: on the FMA unit, not the conversion unit (an eighth of its rate).
+/// The language's u8_sat: clamp to [0, 255], round half to even, in one
+/// instruction.
 __device__ __forceinline__ uint32_t saturateU8(float v) {
-  return __float_as_uint(fminf(fmaxf(v, 0.0f), 255.0f) + 8388608.0f) & 0xFFu;
+  uint32_t r;
+  asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(v));
+  return r;
 }
 
 /// Four bytes (each in the low byte of its word) packed into one word.
@@ -60,11 +57,6 @@ __device__ __forceinline__ float biasedByte(uint32_t word, int k) {
   return __uint_as_float(__byte_perm(word, 0x4B000000u, 0x7540 | k));
 }
 constexpr float kByteBias = 8388608.0f;
-
-/// A byte as a float, without a conversion instruction.
-__device__ __forceinline__ float byteValue(uint8_t b) {
-  return __uint_as_float(0x4B000000u | b) - kByteBias;
-}
 
 __device__ __forceinline__ bool aligned16(const void *p) {
   return (reinterpret_cast<uintptr_t>(p) & 15) == 0;
@@ -458,14 +450,15 @@ __device__ __forceinline__ float sampleBilinear(const uint8_t *__restrict__ src,
   if (static_cast<unsigned>(x0) < static_cast<unsigned>(width - 1) &&
       static_cast<unsigned>(y0) < static_cast<unsigned>(height - 1)) {
     const uint8_t *p = src + y0 * row + x0 * 3 + c;
-    p00 = byteValue(__ldg(p));
-    p10 = byteValue(__ldg(p + 3));
-    p01 = byteValue(__ldg(p + row));
-    p11 = byteValue(__ldg(p + row + 3));
+    p00 = __ldg(p);
+    p10 = __ldg(p + 3);
+    p01 = __ldg(p + row);
+    p11 = __ldg(p + row + 3);
   } else {
     auto at = [&](int x, int y) -> float {
       bool inside = x >= 0 && x < width && y >= 0 && y < height;
-      return inside ? byteValue(__ldg(src + y * row + x * 3 + c)) : 0.0f;
+      return inside ? static_cast<float>(__ldg(src + y * row + x * 3 + c))
+                    : 0.0f;
     };
     p00 = at(x0, y0);
     p10 = at(x0 + 1, y0);

@@ -159,9 +159,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   ArvrNativeGpuMathOptions nativeMath;
   nativeMath.libdevice = !options.cudaPath.empty();
   device.addPass(createArvrNativeGpuMath(nativeMath));
-  // Bytes to floats and back (u8_sat) on the FMA and integer units, not
-  // the conversion unit.
-  device.addPass(createArvrGpuByteConversions());
+  // u8_sat as one rounding, saturating conversion and a min.
+  device.addPass(createArvrGpuSaturatingConvert());
   // Images never overlap: inputs are read through the read-only cache.
   device.addPass(createArvrKernelArgAliasing());
   // At least half an SM's threads resident: registers within 64.

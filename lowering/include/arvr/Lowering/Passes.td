@@ -504,30 +504,16 @@ def ArvrKernelArgAliasing
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def ArvrGpuByteConversions
-    : Pass<"arvr-gpu-byte-conversions", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Bytes to floats and back (u8_sat) without conversion "
-                "instructions";
+def ArvrGpuSaturatingConvert
+    : Pass<"arvr-gpu-saturating-convert", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "u8_sat of an f32 as PTX's saturating rounding conversion";
   let description = [{
-    On sm_90, conversions between 32-bit integers and floats issue at an
-    eighth of the rate of FMAs, and image kernels convert every byte they
-    read and write. Both directions have exact forms through the float
-    `2^23 + n`, whose low mantissa bits are the integer `n`:
-
-    - `uitofp` of an integer (or vector of integers) of at most 16 bits to
-      f32 becomes `bitcast(zext(x) | 0x4B000000) - 2^23`;
-    - the lowered `u8_sat`, `fptoui(roundeven(minnum(maxnum(x, 0), 255)))`
-      to i8, becomes `trunc(umin(bitcast(minnum(maxnum(x, 0), 255) + 2^23),
-      0x4B0000FF))`: the addition rounds to nearest even as `roundeven`
-      does. The `umin` changes nothing but makes the register an integer
-      one: ptxas turns a byte store of a register a float instruction
-      wrote into a conversion (F2I.U8), not a store of its low byte;
-    - a whole constant `c` (`|c| <= 2^23`) added to or subtracted from such
-      a converted byte joins its `2^23` (`x - 2^23 - 128` as
-      `x - 8388736`): every value is a whole number below `2^24`.
-
-    Each gives the same bits as the conversion for every input. Run on the
-    kernels' LLVM dialect after `arvr-native-gpu-math`.
+    Rewrites `fptoui(roundeven(minnum(maxnum(x, 0), 255)))` to i8 (the
+    lowered `u8_sat`, four PTX instructions) as
+    `trunc(umin(llvm.nvvm.f2ui.rn(x), 255))` (`cvt.rni.u32.f32`, which
+    rounds to nearest even, clamps to the u32 range and gives 0 for NaN,
+    then `min.u32`): the same byte for every `x` in two instructions. Run
+    on the kernels' LLVM dialect after `arvr-native-gpu-math`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -1,0 +1,96 @@
+//===- GpuSaturatingConvert.cpp - u8_sat as one rounding conversion -------===//
+//
+// u8_sat of an f32 lowers to `fptoui(roundeven(minnum(maxnum(x, 0), 255)))`
+// to i8: four PTX instructions (max, min, cvt.rni.f32, cvt.rzi). PTX's
+// float-to-unsigned conversion with rounding to nearest even,
+// cvt.rni.u32.f32 (the intrinsic llvm.nvvm.f2ui.rn), already clamps into
+// [0, 2^32 - 1] and turns NaN into 0, so
+//
+//   trunc(umin(f2ui.rn(x), 255)) to i8
+//
+// gives the same byte for every x (negative and NaN: 0; above 255: 255;
+// in between: x rounded to nearest even, which the clamp to 255 first
+// would not change) in two instructions. The pattern is matched on the
+// kernels' LLVM dialect, after convert-gpu-to-nvvm and
+// arvr-native-gpu-math; the CPU keeps the generic form, with the same
+// results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRGPUSATURATINGCONVERT
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `v` is the f32 constant `expected`.
+static bool isF32Constant(Value v, double expected) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getType().isF32() &&
+         attr.getValueAsDouble() == expected;
+}
+
+/// The x of `op(x, c)` or `op(c, x)` with c the constant `bound`, or null.
+template <typename Op> static Value operandBesides(Value v, double bound) {
+  auto op = v.getDefiningOp<Op>();
+  if (!op)
+    return {};
+  if (isF32Constant(op.getB(), bound))
+    return op.getA();
+  if (isF32Constant(op.getA(), bound))
+    return op.getB();
+  return {};
+}
+
+struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LLVM::FPToUIOp convert,
+                                PatternRewriter &rewriter) const override {
+    if (!convert.getType().isInteger(8))
+      return failure();
+    auto round = convert.getArg().getDefiningOp<LLVM::RoundEvenOp>();
+    if (!round || !round.getType().isF32())
+      return failure();
+    Value clampedAbove = operandBesides<LLVM::MinNumOp>(round.getIn(), 255.0);
+    Value x = clampedAbove ? operandBesides<LLVM::MaxNumOp>(clampedAbove, 0.0)
+                           : Value();
+    if (!x)
+      return failure();
+    Location loc = convert.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value rounded =
+        LLVM::CallIntrinsicOp::create(
+            rewriter, loc, i32, rewriter.getStringAttr("llvm.nvvm.f2ui.rn"),
+            ValueRange{x})
+            .getResult(0);
+    Value limit = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                           rewriter.getI32IntegerAttr(255));
+    Value clamped = LLVM::UMinOp::create(rewriter, loc, i32, rounded, limit);
+    rewriter.replaceOpWithNewOp<LLVM::TruncOp>(convert, convert.getType(),
+                                               clamped);
+    return success();
+  }
+};
+
+struct ArvrGpuSaturatingConvertPass
+    : public arvr::impl::ArvrGpuSaturatingConvertBase<
+          ArvrGpuSaturatingConvertPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SaturatingU8Conversion>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
