@@ -407,13 +407,11 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   }
 };
 
-/// The four pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) of `image`
-/// (x1 = x0 + 1, y1 = y0 + 1, all within [-2^30, 2^30 + 1]), each read by
-/// `read` (under the sample's boundary). Under a boundary, where the
-/// channel needs none: read as they are when all four are inside, by
-/// `read` otherwise; the same values. "All inside" is one unsigned test a
-/// coordinate: 0 <= x0 and x0 + 1 < width is x0 < width - 1 as unsigned
-/// numbers (a negative x0 is a huge one; images are at least 1 wide).
+/// The four pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) of `image`, each
+/// read by `read` (under the sample's boundary). Under a boundary, where
+/// the channel needs none: read as they are when all four are inside
+/// (one test instead of one per pixel and coordinate, and no remapping or
+/// padding), by `read` otherwise; the same values.
 static std::array<Value, 4>
 readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
          std::array<Value, 2> x, std::array<Value, 2> y, bool channelInRange,
@@ -424,15 +422,20 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   };
   if (boundary == Boundary::in_bounds || !channelInRange)
     return four(false);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto below = [&](Value v, int64_t dim) -> Value {
-    Value size = memref::DimOp::create(rewriter, loc, image, dim);
-    Value last = arith::SubIOp::create(rewriter, loc, size, one);
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, v,
-                                 last);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, p, a, b);
   };
-  Value inside =
-      arith::AndIOp::create(rewriter, loc, below(x[0], 1), below(y[0], 0));
+  Value height = memref::DimOp::create(rewriter, loc, image, 0);
+  Value width = memref::DimOp::create(rewriter, loc, image, 1);
+  Value inside = arith::AndIOp::create(
+      rewriter, loc,
+      arith::AndIOp::create(rewriter, loc,
+                            cmp(arith::CmpIPredicate::sge, x[0], zero),
+                            cmp(arith::CmpIPredicate::slt, x[1], width)),
+      arith::AndIOp::create(rewriter, loc,
+                            cmp(arith::CmpIPredicate::sge, y[0], zero),
+                            cmp(arith::CmpIPredicate::slt, y[1], height)));
   auto branch = [&](bool plain) {
     return [&, plain](OpBuilder &, Location l) {
       std::array<Value, 4> values = four(plain);
