@@ -12,8 +12,10 @@
 // reads; canonicalisation has folded constant divisors. Stages are handled
 // from the last to the first, so every reader's window is known when its
 // producer is reached. A coordinate that is not built from + - *, min, max,
-// select and division by a positive constant (e.g. a value read from an
-// image) is an error at the read. A stage computed in shared memory must
+// select, division by a positive constant, values widened from u8/u16
+// (whose range is their type's: a table indexed by a pixel value) and
+// clamps (whose range is their bounds', whatever they clamp) is an error at
+// the read. A stage computed in shared memory must
 // be read by one stage, at its (x, y) plus uniform offsets, so that each
 // tile of the reader needs a tile of the stage of a fixed size.
 //
@@ -147,6 +149,15 @@ private:
       return point(index(constant.getInt()));
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
       return range(op->getOperand(0));
+    // A value widened from an unsigned type of fewer bits (a u8 or u16
+    // pixel: a table read at `lut(i32(src(x, y, c)))`) lies within that
+    // type, whatever it is.
+    if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
+      Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+      unsigned bits = from.isIndex() ? 64 : from.getIntOrFloatBitWidth();
+      if (bits < 32)
+        return Interval{index(0), index((int64_t(1) << bits) - 1)};
+    }
     if (op->getNumOperands() == 3 && isa<arith::SelectOp>(op)) {
       FailureOr<Interval> t = range(op->getOperand(1));
       FailureOr<Interval> f = range(op->getOperand(2));
@@ -156,6 +167,8 @@ private:
     }
     if (op->getNumOperands() != 2)
       return failure();
+    if (FailureOr<Interval> clamped = clampRange(op); succeeded(clamped))
+      return clamped;
     FailureOr<Interval> l = range(op->getOperand(0));
     if (failed(l))
       return failure();
@@ -208,6 +221,33 @@ private:
       return Interval{
           min(min(products[0], products[1]), min(products[2], products[3])),
           max(max(products[0], products[1]), max(products[2], products[3]))};
+    }
+    return failure();
+  }
+
+  /// The range of a clamp whatever the value clamped: min(max(e, lo), hi)
+  /// lies in [min(lo, hi), hi], max(min(e, hi), lo) in [lo, max(lo, hi)]
+  /// (either operand order); failure for other ops, or where the bounds'
+  /// ranges are unknown.
+  FailureOr<Interval> clampRange(Operation *op) {
+    bool minOfMax = isa<arith::MinSIOp>(op);
+    if (!minOfMax && !isa<arith::MaxSIOp>(op))
+      return failure();
+    for (int side = 0; side < 2; ++side) {
+      Operation *inner = op->getOperand(side).getDefiningOp();
+      if (!inner || (minOfMax ? !isa<arith::MaxSIOp>(inner)
+                              : !isa<arith::MinSIOp>(inner)))
+        continue;
+      FailureOr<Interval> outer = range(op->getOperand(1 - side));
+      if (failed(outer))
+        return failure();
+      for (Value bound : inner->getOperands()) {
+        FailureOr<Interval> first = range(bound);
+        if (failed(first))
+          continue;
+        return minOfMax ? Interval{min(first->lo, outer->lo), outer->hi}
+                        : Interval{outer->lo, max(first->hi, outer->hi)};
+      }
     }
     return failure();
   }
@@ -401,8 +441,8 @@ static bool inferWindow(StageOp stage) {
                  : dim == 1 ? "second"
                             : "third")
              << " coordinate must be built from the reader's coordinates, "
-                "reduction variables and uniform values with + - * / min "
-                "max; compute '"
+                "reduction variables, uniform values and u8 or u16 values "
+                "with + - * / min max clamp; compute '"
              << stage.getName() << "' inline instead";
         return false;
       }

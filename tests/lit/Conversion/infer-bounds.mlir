@@ -108,7 +108,7 @@ arvr.kernel @dead(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
 
 // -----
 
-// A coordinate read from an image has no range to infer.
+// A coordinate computed from a float has no range to infer.
 arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   %w = arvr.dim %src width : !arvr.image<ui8, ?>
   %t = arvr.stage "t" : !arvr.image<ui8, ?> {
@@ -119,8 +119,10 @@ arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
   %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
   ^bb0(%x: index, %y: index, %ch: index):
     %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
-    %i = arith.index_castui %v : i8 to index
-    // expected-error @+1 {{cannot infer which part of 't' this read needs: its first coordinate must be built from the reader's coordinates, reduction variables and uniform values with + - * / min max; compute 't' inline instead}}
+    %f = arith.uitofp %v : i8 to f32
+    %n = arith.fptosi %f : f32 to i32
+    %i = arith.index_cast %n : i32 to index
+    // expected-error @+1 {{cannot infer which part of 't' this read needs: its first coordinate must be built from the reader's coordinates, reduction variables, uniform values and u8 or u16 values with + - * / min max clamp; compute 't' inline instead}}
     %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
     arvr.yield %r : i8
   }
@@ -201,4 +203,62 @@ arvr.kernel @not_inlined(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
     arvr.yield %v : i8
   }
   arvr.return %out : !arvr.image<ui8, 1>
+}
+
+// -----
+
+// A table read at a pixel's value (u8 widened: 0..255) needs entries 0 to
+// 255, whatever the pixel.
+// CHECK-LABEL: arvr.kernel @table_by_value
+// CHECK: arvr.stage "lut" [%c256, %c1, %c1] at [%c0, %c0, %c0]
+arvr.kernel @table_by_value(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %lut = arvr.stage "lut" : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arith.index_cast %x : index to i32
+    %b = arith.trunci %v : i32 to i8
+    arvr.yield %b : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    %wide = arith.extui %v : i8 to i32
+    %i = arith.index_cast %wide : i32 to index
+    %c0 = arith.constant 0 : index
+    %r = arvr.access %lut[%i, %c0, %c0] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+// A clamp lies within its bounds whatever it clamps (here a value computed
+// from a float): min(max(e, 2), 9) needs entries 2 to 9.
+// CHECK-LABEL: arvr.kernel @table_by_clamp
+// CHECK: arvr.stage "lut" [%c8, %c1, %c1] at [%c2, %c0, %c0]
+arvr.kernel @table_by_clamp(%src: !arvr.image<ui8, ?>, %k: f32) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %lut = arvr.stage "lut" : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arith.index_cast %x : index to i32
+    %b = arith.trunci %v : i32 to i8
+    arvr.yield %b : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    %f = arith.uitofp %v : i8 to f32
+    %g = arith.mulf %f, %k : f32
+    %n = arith.fptosi %g : f32 to i32
+    %c2 = arith.constant 2 : i32
+    %c9 = arith.constant 9 : i32
+    %lo = arith.maxsi %n, %c2 : i32
+    %e = arith.minsi %lo, %c9 : i32
+    %i = arith.index_cast %e : i32 to index
+    %c0 = arith.constant 0 : index
+    %r = arvr.access %lut[%i, %c0, %c0] in_bounds : !arvr.image<ui8, 1>
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
 }
