@@ -49,6 +49,9 @@ cases=(
   "tests/lit/Frontend/in-bounds.arvr|--kernel helper"
   "tests/lit/Frontend/in-bounds.arvr|--kernel valid_box|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
   "tests/lit/Frontend/in-bounds.arvr|--kernel shared|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  # Tables read at a pixel's value: a 256-entry stage of its own launch.
+  "tests/lit/Driver/Inputs/value-tables.arvr|--kernel gamma|tests/data/baboon.jpg tests/data/odd-1x1.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/value-tables.arvr|--kernel curve|tests/data/baboon.jpg tests/data/odd-7x3.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)
