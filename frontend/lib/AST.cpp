@@ -263,6 +263,13 @@ private:
       ++depth;
       print(*e->lo);
       print(*e->hi);
+      for (const Binding &let : e->lets) {
+        line(let.nameRange.Start);
+        os << "Let '" << let.name << "'\n";
+        ++depth;
+        print(*let.value);
+        --depth;
+      }
       print(*e->body);
       --depth;
     } else if (auto *e = llvm::dyn_cast<MemberExpr>(&expr)) {

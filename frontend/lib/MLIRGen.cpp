@@ -324,6 +324,8 @@ private:
       } else if (auto *reduce = llvm::dyn_cast<::arvr::ReduceExpr>(&expr)) {
         visit(*reduce->lo);
         visit(*reduce->hi);
+        for (const ::arvr::Binding &let : reduce->lets)
+          visit(*let.value);
         visit(*reduce->body);
       }
     };
@@ -377,6 +379,7 @@ private:
     stageScope.coords.assign(func.vars.size(), Value());
     scope = &stageScope;
     reduceVars.clear();
+    reduceLets.clear();
     unroll = func.unroll;
     for (const ::arvr::Binding &let : func.lets)
       stageScope.lets.push_back(genExpr(*let.value));
@@ -436,6 +439,8 @@ private:
       return genExpr(*currentKernel->consts[var.index].value);
     case VarExpr::Binding::ReduceVar:
       return reduceVars[var.index];
+    case VarExpr::Binding::ReduceLet:
+      return reduceLets[var.index][var.let];
     case VarExpr::Binding::Coordinate:
       break;
     case VarExpr::Binding::Unresolved:
@@ -502,6 +507,10 @@ private:
     Block *body =
         builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
     reduceVars.push_back(body->getArgument(0));
+    // Its lets, for each i, in order (a let reads the ones before).
+    reduceLets.emplace_back();
+    for (const ::arvr::Binding &let : reduce.lets)
+      reduceLets.back().push_back(genExpr(*let.value));
     // Terms are i32 or f32: the result's type, or for argmin the terms'.
     ScalarType termType = reduce.body->type == ScalarType::F32
                               ? ScalarType::F32
@@ -510,6 +519,7 @@ private:
                          loc(reduce.body->getLoc()));
     YieldOp::create(builder, l, term);
     reduceVars.pop_back();
+    reduceLets.pop_back();
     return op.getResult();
   }
 
@@ -836,6 +846,8 @@ private:
   SmallVector<Value> funcStages;
   Scope *scope = nullptr;        ///< The function being generated.
   SmallVector<Value> reduceVars; ///< Enclosing reductions' variables.
+  /// Enclosing reductions' lets, computed in their bodies.
+  SmallVector<SmallVector<Value>> reduceLets;
   /// The unroll factor of the reductions being generated: the schedule's
   /// `unroll(n)` of the function they are written in; 0 for none.
   int64_t unroll = 0;

@@ -576,9 +576,9 @@ ExprPtr Parser::parseUnary() {
 }
 
 /// reduction := ('sum' | 'product' | 'min' | 'max' | 'argmin' | 'argmax')
-///              '(' range ','
-///              (range ',')? expr ')'
+///              '(' range ',' (range ',')* term ')'
 /// range := identifier 'in' expr '..' expr
+/// term := expr | '{' ('let' binding)* 'return' expr ';' '}'
 /// (called with the name and the variable already parsed, at 'in').
 ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
                                ExprPtr var) {
@@ -597,12 +597,14 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
   ExprPtr hi = parseExpr();
   if (!hi || !expect(TokenKind::comma, "',' and the reduced expression"))
     return nullptr;
-  ExprPtr body = parseExpr();
+  std::vector<Binding> lets;
+  ExprPtr body =
+      tok.is(TokenKind::l_brace) ? parseReductionBlock(lets) : parseExpr();
   if (!body)
     return nullptr;
   // A second range, `sum(i in a..b, j in c..d, expr)`: the same reduction
   // over j inside the one over i.
-  if (tok.is(TokenKind::kw_in)) {
+  if (tok.is(TokenKind::kw_in) && lets.empty()) {
     if (name == "argmin" || name == "argmax") {
       diags.error(tok.getLoc(), "'" + name + "' takes one range",
                   tok.getRange());
@@ -621,9 +623,30 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
                       : name == "max"     ? ReduceExpr::Op::Max
                       : name == "argmin"  ? ReduceExpr::Op::Argmin
                                           : ReduceExpr::Op::Argmax;
-  return std::make_unique<ReduceExpr>(
+  auto reduce = std::make_unique<ReduceExpr>(
       llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
       variable->getRange(), std::move(lo), std::move(hi), std::move(body));
+  reduce->lets = std::move(lets);
+  return reduce;
+}
+
+/// '{' ('let' binding)* 'return' expr ';' '}' as a reduction's term: the
+/// returned expression, the lets into `lets`.
+ExprPtr Parser::parseReductionBlock(std::vector<Binding> &lets) {
+  consume(); // '{'
+  while (consumeIf(TokenKind::kw_let)) {
+    Binding let;
+    if (!parseBinding(let, "a name after 'let'"))
+      return nullptr;
+    lets.push_back(std::move(let));
+  }
+  if (!expect(TokenKind::kw_return, "'let' or 'return'"))
+    return nullptr;
+  ExprPtr term = parseExpr();
+  if (!term || !expect(TokenKind::semicolon, "';' after the return") ||
+      !expect(TokenKind::r_brace, "'}' to end the reduction's term"))
+    return nullptr;
+  return term;
 }
 
 /// call-args := '(' (expr (',' expr)*)? ')'

@@ -67,6 +67,8 @@ public:
       } else if (auto *reduce = llvm::dyn_cast<ReduceExpr>(&expr)) {
         visit(*reduce->lo);
         visit(*reduce->hi);
+        for (const Binding &let : reduce->lets)
+          visit(*let.value);
         visit(*reduce->body);
       }
     };
@@ -583,9 +585,12 @@ private:
     // A callee is checked in its own scope.
     size_t savedLets = visibleLets;
     std::vector<const ReduceExpr *> savedReductions;
+    std::vector<size_t> savedReductionLets;
     savedReductions.swap(reductions);
+    savedReductionLets.swap(reductionLets);
     bool ok = func.isOutput() ? checkOutputFunc(func) : checkHelperFunc(func);
     reductions.swap(savedReductions);
+    reductionLets.swap(savedReductionLets);
     visibleLets = savedLets;
     func.state = ok ? FuncDef::State::Checked : FuncDef::State::Failed;
     return ok;
@@ -798,13 +803,23 @@ private:
   }
 
   bool checkVar(VarExpr &var, const FuncDef *func) {
-    for (size_t depth = reductions.size(); depth-- > 0;)
-      if (reductions[depth]->var == var.name) {
+    for (size_t depth = reductions.size(); depth-- > 0;) {
+      const ReduceExpr &reduce = *reductions[depth];
+      for (size_t i = reductionLets[depth]; i-- > 0;)
+        if (reduce.lets[i].name == var.name) {
+          var.binding = VarExpr::Binding::ReduceLet;
+          var.index = depth;
+          var.let = i;
+          var.type = reduce.lets[i].value->type;
+          return true;
+        }
+      if (reduce.var == var.name) {
         var.binding = VarExpr::Binding::ReduceVar;
         var.index = depth;
         var.type = ScalarType::I32;
         return true;
       }
+    }
     if (func)
       for (auto [index, coord] : llvm::enumerate(func->vars))
         if (coord.first == var.name) {
@@ -1285,8 +1300,11 @@ private:
       ok = false;
     }
     reductions.push_back(&reduce);
-    bool bodyOk = checkExpr(*reduce.body, func);
+    reductionLets.push_back(0);
+    bool bodyOk = checkReductionLets(reduce, func);
+    bodyOk = bodyOk && checkExpr(*reduce.body, func);
     reductions.pop_back();
+    reductionLets.pop_back();
     if (!ok || !bodyOk)
       return false;
     if (reduce.body->type == ScalarType::Bool) {
@@ -1303,6 +1321,48 @@ private:
                           reduce.body->type == ScalarType::F32
                       ? ScalarType::F32
                       : ScalarType::I32;
+    return true;
+  }
+
+  /// Whether `name` already means something here: a reduction variable or
+  /// let in sight, a coordinate or let of `func`, a const or a parameter.
+  bool isNameInSight(llvm::StringRef name, const FuncDef *func) {
+    for (size_t depth = 0; depth < reductions.size(); ++depth) {
+      if (reductions[depth]->var == name)
+        return true;
+      for (size_t i = 0; i < reductionLets[depth]; ++i)
+        if (reductions[depth]->lets[i].name == name)
+          return true;
+    }
+    if (func) {
+      for (const auto &coord : func->vars)
+        if (coord.first == name)
+          return true;
+      for (size_t i = 0; i < std::min(visibleLets, func->lets.size()); ++i)
+        if (func->lets[i].name == name)
+          return true;
+    }
+    return findConst(name) || findParam(name);
+  }
+
+  /// The lets of the innermost reduction, `reduce`, in order, each seeing
+  /// the ones before; a let may not take a name already in sight.
+  bool checkReductionLets(ReduceExpr &reduce, const FuncDef *func) {
+    for (size_t &visible = reductionLets.back(); visible < reduce.lets.size();
+         ++visible) {
+      Binding &let = reduce.lets[visible];
+      if (isNameInSight(let.name, func)) {
+        diags.error(let.nameRange.Start,
+                    "'let " + let.name +
+                        "' hides a name already defined "
+                        "here (a coordinate, parameter, let or reduction "
+                        "variable)",
+                    let.nameRange);
+        return false;
+      }
+      if (!checkExpr(*let.value, func))
+        return false;
+    }
     return true;
   }
 
@@ -1516,6 +1576,8 @@ private:
   size_t visibleLets = 0;
   /// The reductions enclosing the expression being checked, outermost first.
   std::vector<const ReduceExpr *> reductions;
+  /// For each enclosing reduction, how many of its lets are visible.
+  std::vector<size_t> reductionLets;
   /// Checking a parameter's default value (which is a literal).
   bool checkingDefault = false;
 };

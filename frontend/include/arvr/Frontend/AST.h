@@ -137,9 +137,11 @@ public:
     Param,
     Let,
     Const,
-    ReduceVar ///< index: the depth of the reduction that binds it.
+    ReduceVar, ///< index: the depth of the reduction that binds it.
+    ReduceLet  ///< index: that depth; let: the let's place in it.
   } binding = Binding::Unresolved;
   unsigned index = 0;
+  unsigned let = 0;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Var; }
 };
 
@@ -227,6 +229,14 @@ public:
 /// of parameters.
 constexpr int64_t kMaxReductionRange = 65536;
 
+/// `let name = value;` in a func's block or a reduction's, or
+/// `const name = value;` in a kernel.
+struct Binding {
+  std::string name;
+  llvm::SMRange nameRange;
+  ExprPtr value;
+};
+
 /// `sum(i in lo..hi, body)`, `min(...)`, `max(...)`, `argmin(...)`: a
 /// bounded reduction over the integers lo to hi, both included.
 class ReduceExpr : public Expr {
@@ -241,6 +251,9 @@ public:
   std::string var;
   llvm::SMRange varRange;
   ExprPtr lo, hi, body;
+  /// `sum(i in lo..hi, { let t = ...; return body; })`: computed for each
+  /// i, in order, each seeing i and the ones before.
+  std::vector<Binding> lets;
   static llvm::StringRef getName(Op op);
   static bool classof(const Expr *e) { return e->getKind() == Kind::Reduce; }
 };
@@ -267,14 +280,6 @@ struct Param {
   llvm::SMRange nameRange;
   TypeSpec type;
   ExprPtr defaultValue; ///< A literal, possibly negated; may be null.
-};
-
-/// `let name = value;` in a func's block, or `const name = value;` in a
-/// kernel.
-struct Binding {
-  std::string name;
-  llvm::SMRange nameRange;
-  ExprPtr value;
 };
 
 /// `func name(x, y, c) = expr;` or

@@ -47,6 +47,7 @@ private:
                      const Token *callee = nullptr);
   ExprPtr parseReduction(const Token &start, const std::string &name,
                          ExprPtr var);
+  ExprPtr parseReductionBlock(std::vector<Binding> &lets);
 
   // Tokens.
   void consume() {
