@@ -317,7 +317,7 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
 }
 
 bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
-                      std::string &error) {
+                      std::string &error, std::string *note) {
   if (isPfmPath(path))
     return readPfm(path, wantChannels, image, error);
   int width = 0, height = 0, fileChannels = 0;
@@ -338,6 +338,9 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   image.channels = wantChannels ? wantChannels : loaded;
   image.elementBytes = 1;
   image.pixels.assign(data.get(), data.get() + image.size());
+  if (note && stbi_is_16_bit(path.c_str()))
+    *note = path + ": a 16-bit image, read as 8 bits a channel (the high "
+                   "byte of each value): arvrc reads u8 images";
   return true;
 }
 

@@ -48,9 +48,11 @@ struct Image {
 /// `wantChannels` of 0 the file's channels are kept; otherwise the file
 /// must have that many, or be widened losslessly (grey -> grey+alpha/RGB/
 /// RGBA, RGB -> RGBA with opaque alpha: 255, or 1.0 for f32).
-/// On failure returns false and sets `error` (it names the file).
+/// On failure returns false and sets `error` (it names the file). A 16-bit
+/// PNG is read as 8 bits a channel (each value's high byte); `note`, if
+/// given, is then set to say so.
 bool readImage(const std::string &path, int wantChannels, Image &image,
-               std::string &error);
+               std::string &error, std::string *note = nullptr);
 
 /// The channels the file at `path` holds, without decoding it.
 bool probeImage(const std::string &path, int &width, int &height, int &channels,

@@ -478,8 +478,11 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
         return false;
       }
       value.isImage = true;
-      if (!readImage(path, param.type.channels, value.image, error))
+      std::string note;
+      if (!readImage(path, param.type.channels, value.image, error, &note))
         return false;
+      if (!note.empty())
+        llvm::errs() << "note: " << note << "\n";
     } else if (auto it = overrides.find(param.name); it != overrides.end()) {
       if (!parseScalar(param, it->second, value, error))
         return false;
