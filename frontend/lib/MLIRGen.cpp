@@ -509,8 +509,13 @@ private:
     reduceVars.push_back(body->getArgument(0));
     // Its lets, for each i, in order (a let reads the ones before).
     reduceLets.emplace_back();
-    for (const ::arvr::Binding &let : reduce.lets)
-      reduceLets.back().push_back(genExpr(*let.value));
+    size_t depth = reduceLets.size() - 1;
+    for (const ::arvr::Binding &let : reduce.lets) {
+      // Generated first: a let's value may hold reductions, which push onto
+      // reduceLets.
+      Value value = genExpr(*let.value);
+      reduceLets[depth].push_back(value);
+    }
     // Terms are i32 or f32: the result's type, or for argmin the terms'.
     ScalarType termType = reduce.body->type == ScalarType::F32
                               ? ScalarType::F32

@@ -634,18 +634,25 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
 /// returned expression, the lets into `lets`.
 ExprPtr Parser::parseReductionBlock(std::vector<Binding> &lets) {
   consume(); // '{'
+  // On an error, past the block's '}', so that the function's own recovery
+  // starts after it.
+  auto fail = [&]() -> ExprPtr {
+    skipUntil(TokenKind::r_brace);
+    consumeIf(TokenKind::r_brace);
+    return nullptr;
+  };
   while (consumeIf(TokenKind::kw_let)) {
     Binding let;
     if (!parseBinding(let, "a name after 'let'"))
-      return nullptr;
+      return fail();
     lets.push_back(std::move(let));
   }
   if (!expect(TokenKind::kw_return, "'let' or 'return'"))
-    return nullptr;
+    return fail();
   ExprPtr term = parseExpr();
   if (!term || !expect(TokenKind::semicolon, "';' after the return") ||
       !expect(TokenKind::r_brace, "'}' to end the reduction's term"))
-    return nullptr;
+    return fail();
   return term;
 }
 

@@ -1348,9 +1348,11 @@ private:
   /// The lets of the innermost reduction, `reduce`, in order, each seeing
   /// the ones before; a let may not take a name already in sight.
   bool checkReductionLets(ReduceExpr &reduce, const FuncDef *func) {
-    for (size_t &visible = reductionLets.back(); visible < reduce.lets.size();
-         ++visible) {
-      Binding &let = reduce.lets[visible];
+    // By index: a let's value may hold reductions, which push onto
+    // reductionLets (a reference into it would dangle).
+    size_t depth = reductionLets.size() - 1;
+    for (; reductionLets[depth] < reduce.lets.size(); ++reductionLets[depth]) {
+      Binding &let = reduce.lets[reductionLets[depth]];
       if (isNameInSight(let.name, func)) {
         diags.error(let.nameRange.Start,
                     "'let " + let.name +

@@ -167,11 +167,10 @@ private:
     }
     if (op->getNumOperands() != 2)
       return failure();
-    if (FailureOr<Interval> clamped = clampRange(op); succeeded(clamped))
-      return clamped;
+    // Where an operand has no range, a clamp still has its bounds'.
     FailureOr<Interval> l = range(op->getOperand(0));
     if (failed(l))
-      return failure();
+      return clampRange(op);
     // Division and remainder by a positive constant.
     IntegerAttr divisor;
     if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::RemSIOp>(op)) {
@@ -190,7 +189,7 @@ private:
     }
     FailureOr<Interval> r = range(op->getOperand(1));
     if (failed(r))
-      return failure();
+      return clampRange(op);
     if (isa<arith::AddIOp>(op))
       return Interval{arith::AddIOp::create(b, loc, l->lo, r->lo),
                       arith::AddIOp::create(b, loc, l->hi, r->hi)};
@@ -225,10 +224,11 @@ private:
     return failure();
   }
 
-  /// The range of a clamp whatever the value clamped: min(max(e, lo), hi)
-  /// lies in [min(lo, hi), hi], max(min(e, hi), lo) in [lo, max(lo, hi)]
-  /// (either operand order); failure for other ops, or where the bounds'
-  /// ranges are unknown.
+  /// The range of a clamp whatever the value clamped (for a value without
+  /// a range: where it has one, interval arithmetic is tighter):
+  /// min(max(e, lo), hi) lies in [min(lo, hi), hi], max(min(e, hi), lo) in
+  /// [lo, max(lo, hi)] (either operand order); failure for other ops, or
+  /// where the bounds' ranges are unknown.
   FailureOr<Interval> clampRange(Operation *op) {
     bool minOfMax = isa<arith::MinSIOp>(op);
     if (!minOfMax && !isa<arith::MaxSIOp>(op))

@@ -262,3 +262,35 @@ arvr.kernel @table_by_clamp(%src: !arvr.image<ui8, ?>, %k: f32) -> !arvr.image<u
   }
   arvr.return %out : !arvr.image<ui8, ?>
 }
+
+// -----
+
+// A clamp of a value that has a range keeps interval arithmetic's tighter
+// window: min(max(x - 3, 0), w - 1) over x in [0, w - 1] needs columns
+// 0 to w - 1 only (not from -3).
+// CHECK-LABEL: arvr.kernel @clamp_of_known
+// CHECK-NOT: -3 : index
+// CHECK: %[[O:.+]] = arith.minsi %{{.+}}, %c0 : index
+// CHECK-NOT: -3 : index
+// CHECK: arvr.stage "t" [%{{.+}}, %{{.+}}, %{{.+}}] at [%[[O]], %c0, %c0]
+arvr.kernel @clamp_of_known(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %t = arvr.stage "t" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %s = arith.subi %x, %c3 : index
+    %last = arith.subi %w, %c1 : index
+    %lo = arith.maxsi %s, %c0 : index
+    %i = arith.minsi %lo, %last : index
+    %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
