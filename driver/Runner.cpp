@@ -376,6 +376,48 @@ bool arvrc::checkReductionRanges(mlir::ModuleOp module,
   return error.empty();
 }
 
+/// "file:line:col: " of `loc`, or "".
+static std::string locationPrefix(mlir::Location loc) {
+  if (auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
+    return fileLoc.getFilename().str() + ":" +
+           std::to_string(fileLoc.getLine()) + ":" +
+           std::to_string(fileLoc.getColumn()) + ": ";
+  return "";
+}
+
+bool arvrc::checkFunctionExtents(
+    mlir::ModuleOp module, const std::string &kernel,
+    const std::vector<std::pair<std::string, size_t>> &bounded,
+    const Bindings &bindings, std::string &error) {
+  auto op = module.lookupSymbol<mlir::arvr::KernelOp>(kernel);
+  if (!op || bounded.empty())
+    return true;
+  HostEvaluator evaluator(bindings);
+  op.walk([&](mlir::arvr::StageOp stage) {
+    auto func = llvm::find_if(
+        bounded, [&](const auto &f) { return f.first == stage.getName(); });
+    if (stage.isOutput() || !stage.hasSizes() || func == bounded.end())
+      return mlir::WalkResult::advance();
+    std::string sizes;
+    bool outside = false;
+    for (mlir::Value size : stage.getSizes().take_front(func->second)) {
+      std::optional<int64_t> value = evaluator.evaluate(size);
+      if (!value)
+        return mlir::WalkResult::advance();
+      outside |= *value < 1 || *value > kMaxImageSide;
+      sizes += (sizes.empty() ? "" : "x") + std::to_string(*value);
+    }
+    if (!outside)
+      return mlir::WalkResult::advance();
+    error = locationPrefix(stage.getLoc()) + "the extents of '" +
+            stage.getName().str() + "' would be " + sizes +
+            " with these parameters and images, outside 1 to " +
+            std::to_string(kMaxImageSide) + " points a side";
+    return mlir::WalkResult::interrupt();
+  });
+  return error.empty();
+}
+
 std::optional<std::vector<std::array<int64_t, 3>>>
 arvrc::evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
                            const Bindings &bindings) {

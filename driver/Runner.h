@@ -75,6 +75,16 @@ evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
 bool checkReductionRanges(mlir::ModuleOp module, const std::string &kernel,
                           const Bindings &bindings, std::string &error);
 
+/// Checks that the stages of the functions in `bounded` (functions with
+/// extents, `func f(x, y)[w, h] mirror`: their names and numbers of
+/// coordinates) of `kernel` are 1 to kMaxImageSide points a side for the
+/// scalars and images bound; false with `error` (located at the function
+/// in the .arvr file) if not.
+bool checkFunctionExtents(
+    mlir::ModuleOp module, const std::string &kernel,
+    const std::vector<std::pair<std::string, size_t>> &bounded,
+    const Bindings &bindings, std::string &error);
+
 /// A module lowered by the CPU pipeline, JIT-compiled once, whose kernels
 /// can then run on any number of images.
 class CpuKernels {

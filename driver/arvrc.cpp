@@ -712,6 +712,11 @@ int runRun(const RunArgs &args) {
   std::unique_ptr<CudaKernels> gpu;
   if (driver)
     gpu = std::make_unique<CudaKernels>(compilation.getModule(), *driver);
+  // Functions with extents, whose sizes are checked for each frame.
+  std::vector<std::pair<std::string, size_t>> boundedFuncs;
+  for (const arvr::FuncDef &func : kernel->funcs)
+    if (func.hasDomain())
+      boundedFuncs.emplace_back(func.name, func.vars.size());
 
   // A frame's inputs read, outputs sized and their paths checked: done on
   // another thread for the next frame while this one runs, as the writing
@@ -774,7 +779,9 @@ int runRun(const RunArgs &args) {
       bindings.outputs.push_back(std::move(image));
     }
     if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
-                              bindings, error))
+                              bindings, error) ||
+        !checkFunctionExtents(compilation.getArvrModule(), kernel->name,
+                              boundedFuncs, bindings, error))
       return done();
     // Every output can be written where asked, before any is: a run writes
     // all its outputs or none.

@@ -52,6 +52,12 @@ cases=(
   # Tables read at a pixel's value: a 256-entry stage of its own launch.
   "tests/lit/Driver/Inputs/value-tables.arvr|--kernel gamma|tests/data/baboon.jpg tests/data/odd-1x1.png tests/data/odd-641x479.png"
   "tests/lit/Driver/Inputs/value-tables.arvr|--kernel curve|tests/data/baboon.jpg tests/data/odd-7x3.png"
+  # Functions with extents, read under their boundary modes: stages of
+  # their own, sized by the extents.
+  "tests/lit/Driver/Inputs/function-extents.arvr|--kernel mirror_func|tests/data/baboon.jpg tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/function-extents.arvr|--kernel wrap_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/function-extents.arvr|--kernel constant_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/function-extents.arvr|--kernel method_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)

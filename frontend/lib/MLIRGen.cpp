@@ -351,7 +351,21 @@ private:
   /// from its readers.
   void genFuncStage(const FuncDef &func) {
     Location l = loc(func.nameRange.Start);
-    auto stage = StageOp::create(builder, l, getStageType(func), func.name);
+    StageOp stage;
+    if (func.hasDomain()) {
+      // Computed over its extents (a missing coordinate: one point).
+      SmallVector<Value, 3> sizes;
+      for (const ExprPtr &extent : func.extents)
+        sizes.push_back(arith::IndexCastOp::create(
+            builder, l, builder.getIndexType(),
+            toI32(genExpr(*extent), extent->type, l)));
+      while (sizes.size() < 3)
+        sizes.push_back(arith::ConstantIndexOp::create(builder, l, 1));
+      stage = StageOp::create(builder, l, getStageType(func), func.name,
+                              sizes[0], sizes[1], sizes[2]);
+    } else {
+      stage = StageOp::create(builder, l, getStageType(func), func.name);
+    }
     if (!func.computeRoot) {
       stage.setInlined(true);
     } else {
@@ -471,8 +485,12 @@ private:
                                      toI32(genExpr(*arg), arg->type, l)));
     while (indices.size() < 3)
       indices.push_back(arith::ConstantIndexOp::create(builder, l, 0));
+    // A function with extents: read under its boundary mode (or the read's).
+    const FuncDef &callee = currentKernel->funcs[call.funcIndex];
+    auto [boundary, padding] = getBoundary(call.boundary, callee.boundary,
+                                           callee.padding, callee.type);
     return AccessOp::create(builder, l, stage, indices[0], indices[1],
-                            indices[2], Boundary::in_bounds);
+                            indices[2], boundary, padding);
   }
 
   /// sum/min/max(i in lo..hi, body) -> arvr.reduce.
@@ -770,6 +788,17 @@ private:
   /// else 0).
   std::pair<Boundary, TypedAttr> getBoundary(unsigned image,
                                              BoundaryMode mode) {
+    const TypeSpec &type = currentKernel->params[image].type;
+    return getBoundary(mode, type.boundary, type.padding, type.scalar);
+  }
+
+  /// The arvr boundary of a read in `mode` of values of type `scalarType`
+  /// declared with `declared` and `declaredPadding` (the padding is the
+  /// declared constant, else 0).
+  std::pair<Boundary, TypedAttr> getBoundary(BoundaryMode mode,
+                                             BoundaryMode declared,
+                                             double declaredPadding,
+                                             ScalarType scalarType) {
     switch (mode) {
     case BoundaryMode::None:
       return {Boundary::in_bounds, {}};
@@ -780,10 +809,8 @@ private:
     case BoundaryMode::Wrap:
       return {Boundary::wrap, {}};
     case BoundaryMode::Constant: {
-      const TypeSpec &type = currentKernel->params[image].type;
-      double value =
-          type.boundary == BoundaryMode::Constant ? type.padding : 0.0;
-      Type scalar = getScalarType(type.scalar);
+      double value = declared == BoundaryMode::Constant ? declaredPadding : 0.0;
+      Type scalar = getScalarType(scalarType);
       if (scalar.isF32())
         return {Boundary::constant, builder.getF32FloatAttr(value)};
       return {Boundary::constant,

@@ -359,6 +359,11 @@ bool Parser::parseType(TypeSpec &type) {
 /// boundary := ('clamp' | 'mirror' | 'wrap' | 'constant' ('(' '-'? number
 /// ')')?)? after an image type; true unless malformed.
 bool Parser::parseBoundary(TypeSpec &type) {
+  return parseBoundary(type.boundary, type.padding, type.boundaryRange);
+}
+
+bool Parser::parseBoundary(BoundaryMode &boundary, double &padding,
+                           llvm::SMRange &boundaryRange) {
   if (tok.is(TokenKind::identifier)) {
     std::optional<BoundaryMode> mode = parseBoundaryModeName(tok.spelling);
     if (!mode) {
@@ -368,7 +373,7 @@ bool Parser::parseBoundary(TypeSpec &type) {
                   tok.getRange());
       return false;
     }
-    type.boundary = *mode;
+    boundary = *mode;
     llvm::SMLoc modeStart = tok.getLoc();
     consume();
     if (*mode == BoundaryMode::Constant && consumeIf(TokenKind::l_paren)) {
@@ -378,18 +383,40 @@ bool Parser::parseBoundary(TypeSpec &type) {
         return false;
       }
       std::string text = tok.spelling.str();
-      type.padding = (negative ? -1 : 1) * std::strtod(text.c_str(), nullptr);
+      padding = (negative ? -1 : 1) * std::strtod(text.c_str(), nullptr);
       consume();
       if (!expect(TokenKind::r_paren, "')' after the constant's value"))
         return false;
     }
-    type.boundaryRange = {modeStart, previous.getEndLoc()};
+    boundaryRange = {modeStart, previous.getEndLoc()};
   }
   return true;
 }
 
+/// domain := '[' expr (',' expr)* ']' boundary, after a function's
+/// coordinates; the boundary mode is required.
+bool Parser::parseDomain(FuncDef &func) {
+  llvm::SMLoc start = tok.getLoc();
+  consume(); // '['
+  do {
+    ExprPtr extent = parseExpr();
+    if (!extent)
+      return false;
+    func.extents.push_back(std::move(extent));
+  } while (consumeIf(TokenKind::comma));
+  if (!expect(TokenKind::r_square, "',' or ']' after the function's extents"))
+    return false;
+  func.extentsRange = {start, previous.getEndLoc()};
+  if (!tok.is(TokenKind::identifier)) {
+    errorExpected("the boundary mode of reads outside the extents (clamp, "
+                  "mirror, wrap or constant(v))");
+    return false;
+  }
+  return parseBoundary(func.boundary, func.padding, func.boundaryRange);
+}
+
 /// func := 'func' identifier '(' (identifier (',' identifier)*)? ')'
-///         ('=' expr ';' | func-block)
+///         domain? ('=' expr ';' | func-block)
 bool Parser::parseFunc(FuncDef &func) {
   consume(); // 'func'
   func.nameRange = tok.getRange();
@@ -414,6 +441,8 @@ bool Parser::parseFunc(FuncDef &func) {
         consume();
       } while (consumeIf(TokenKind::comma));
     ok = ok && expect(TokenKind::r_paren, "')' or ',' in the coordinates");
+    if (ok && tok.is(TokenKind::l_square))
+      ok = parseDomain(func);
     if (ok && consumeIf(TokenKind::l_brace))
       return parseFuncBlock(func);
     ok = ok &&

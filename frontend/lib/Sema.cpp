@@ -76,6 +76,8 @@ public:
       for (const Binding &let : func.lets)
         visit(*let.value);
       visit(*func.body);
+      for (const ExprPtr &extent : func.extents)
+        visit(*extent);
     }
     for (const OutputDecl &output : kernel.outputs)
       if (output.width) {
@@ -187,9 +189,12 @@ private:
   /// The value outside a constant-boundary image must be one of its
   /// elements.
   void checkPadding(const TypeSpec &type) {
-    double v = type.padding;
+    checkPadding(type.padding, type.scalar, type.boundaryRange);
+  }
+
+  void checkPadding(double v, ScalarType scalar, llvm::SMRange where) {
     bool ok = true;
-    switch (type.scalar) {
+    switch (scalar) {
     case ScalarType::U8:
       ok = v >= 0 && v <= 255 && v == std::floor(v);
       break;
@@ -203,10 +208,10 @@ private:
       ok = std::isfinite(v);
     }
     if (!ok)
-      diags.error(type.boundaryRange.Start,
+      diags.error(where.Start,
                   "the constant " + formatNumber(v) + " is not a " +
-                      getScalarTypeName(type.scalar) + " value",
-                  type.boundaryRange);
+                      getScalarTypeName(scalar) + " value",
+                  where);
   }
 
   /// `-> image<...>[w, h]`: integers the same at every pixel.
@@ -429,6 +434,15 @@ private:
           continue;
         }
         bool shared = directive.directive == "compute_shared";
+        if (shared && func.hasDomain()) {
+          diags.error(directive.directiveRange.Start,
+                      "'" + func.name +
+                          "' has extents, so it is computed whole over them "
+                          "(at the root), not in the tiles of its reader",
+                      directive.directiveRange);
+          diags.note(func.extentsRange.Start, "its extents are given here");
+          continue;
+        }
         if (shared && func.vars.size() != 2 && func.vars.size() != 3) {
           diags.error(directive.directiveRange.Start,
                       "only a function of (x, y) or (x, y, c) can be "
@@ -654,11 +668,64 @@ private:
     ok = checkExpr(*func.body, &func) && ok;
     if (ok)
       func.type = func.body->type;
+    if (ok && func.hasDomain())
+      ok = checkDomain(func);
+    return ok;
+  }
+
+  /// `func f(x, y)[w, h] mirror = ...`: one extent per coordinate, each an
+  /// integer the same at every pixel. Such a function is stored over its
+  /// extents (computed at the root), so its values are not bool, and a
+  /// `constant(v)` mode's v is one of them.
+  bool checkDomain(FuncDef &func) {
+    bool ok = true;
+    if (func.extents.size() != func.vars.size()) {
+      diags.error(func.extentsRange.Start,
+                  "'" + func.name + "' has " + llvm::Twine(func.vars.size()) +
+                      " coordinate" + (func.vars.size() == 1 ? "" : "s") +
+                      " but " + llvm::Twine(func.extents.size()) + " extent" +
+                      (func.extents.size() == 1 ? "" : "s") +
+                      "; give one extent per coordinate",
+                  func.extentsRange);
+      ok = false;
+    }
+    for (ExprPtr &extent : func.extents) {
+      if (!checkExpr(*extent, /*func=*/nullptr)) {
+        ok = false;
+        continue;
+      }
+      if (!isIntegerType(extent->type) || !isUniform(*extent)) {
+        diags.error(extent->getLoc(),
+                    "an extent must be an integer made of constants, "
+                    "parameters and image sizes",
+                    extent->getRange());
+        ok = false;
+      }
+    }
+    if (func.type == ScalarType::Bool) {
+      diags.error(func.nameRange.Start,
+                  "'" + func.name +
+                      "' has bool values, which cannot be stored over its "
+                      "extents; define u8(...) of them instead",
+                  func.nameRange);
+      return false;
+    }
+    if (func.boundary == BoundaryMode::Constant)
+      checkPadding(func.padding, func.type, func.boundaryRange);
+    func.computeRoot = true;
     return ok;
   }
 
   bool checkOutputFunc(FuncDef &func) {
     const TypeSpec &output = kernel.outputs[func.outputIndex].type;
+    if (func.hasDomain()) {
+      diags.error(func.extentsRange.Start,
+                  "'" + func.name +
+                      "' is an output: its size is the output's, so it takes "
+                      "no extents",
+                  func.extentsRange);
+      return false;
+    }
     bool oneChannel = output.isImage && output.channels == 1;
     if (func.vars.size() != 3 && !(oneChannel && func.vars.size() == 2)) {
       diags.error(func.nameRange.Start,
@@ -982,6 +1049,9 @@ private:
     if (param && param->type.isImage)
       return checkImageRead(call, paramIndex, func);
     if (!call.method.empty()) {
+      for (auto [index, callee] : llvm::enumerate(kernel.funcs))
+        if (callee.name == call.callee)
+          return checkFuncBoundaryRead(call, index, func);
       diags.error(call.calleeRange.Start,
                   "'" + call.callee + "' is not an image, so it has no '." +
                       call.method + "(...)'",
@@ -1132,10 +1202,45 @@ private:
 
   /// `f(args)` for a `func f` of the kernel: integer arguments, one per
   /// coordinate; no function may call itself, directly or not.
+  /// `f.mirror(x, y)`: a read of a function with extents under a mode of
+  /// its own, as for images.
+  bool checkFuncBoundaryRead(CallExpr &call, unsigned index,
+                             const FuncDef *caller) {
+    FuncDef &callee = kernel.funcs[index];
+    std::optional<BoundaryMode> mode = parseBoundaryModeName(call.method);
+    if (!mode) {
+      diags.error(call.getLoc(),
+                  "unknown boundary mode '" + call.method +
+                      "'; expected clamp, mirror, wrap or constant",
+                  call.getRange());
+      return false;
+    }
+    if (!callee.hasDomain()) {
+      diags.error(call.calleeRange.Start,
+                  "'" + callee.name +
+                      "' is defined everywhere, so it has no '." + call.method +
+                      "(...)'; give it extents and a mode, as "
+                      "in 'func " +
+                      callee.name +
+                      "(x, y)[src.width, "
+                      "src.height] mirror = ...'",
+                  call.calleeRange);
+      diags.note(callee.nameRange.Start,
+                 "'" + callee.name + "' is defined here");
+      return false;
+    }
+    if (!checkFuncCall(call, index, caller))
+      return false;
+    call.boundary = *mode;
+    return true;
+  }
+
   bool checkFuncCall(CallExpr &call, unsigned index, const FuncDef *caller) {
     FuncDef &callee = kernel.funcs[index];
     call.builtin = CallExpr::Builtin::CallFunc;
     call.funcIndex = index;
+    // A function with extents is read under its mode (a method overrides).
+    call.boundary = callee.boundary;
     if (callee.isOutput()) {
       diags.error(call.calleeRange.Start,
                   "'" + callee.name +

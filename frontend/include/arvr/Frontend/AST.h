@@ -290,6 +290,15 @@ struct FuncDef {
   std::vector<std::pair<std::string, llvm::SMRange>> vars;
   std::vector<Binding> lets; ///< In order; each sees the ones before.
   ExprPtr body;              ///< The expression, or the block's `return`.
+  /// `func f(x, y)[w, h] mirror = ...`: the extent of each coordinate (the
+  /// function is computed over [0, w) x [0, h) and stored) and what a read
+  /// outside gives; empty for a function defined everywhere.
+  std::vector<ExprPtr> extents;
+  llvm::SMRange extentsRange;
+  BoundaryMode boundary = BoundaryMode::None;
+  double padding = 0; ///< The value outside, for constant.
+  llvm::SMRange boundaryRange;
+  bool hasDomain() const { return !extents.empty(); }
 
   /// Set by Sema: the type of the function's values.
   ScalarType type = ScalarType::I32;

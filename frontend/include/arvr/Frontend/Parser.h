@@ -31,6 +31,9 @@ private:
   bool parseType(TypeSpec &type);
   bool parseOutput(OutputDecl &output);
   bool parseBoundary(TypeSpec &type);
+  bool parseBoundary(BoundaryMode &boundary, double &padding,
+                     llvm::SMRange &boundaryRange);
+  bool parseDomain(FuncDef &func);
   bool parseFunc(FuncDef &func);
   bool parseFuncBlock(FuncDef &func);
   bool parseSchedule(KernelDecl &kernel);
