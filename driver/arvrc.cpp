@@ -977,7 +977,10 @@ struct CompareArgs {
   double maxAbs = -1;     ///< Fail when the largest difference exceeds this.
   double minPsnr = -1;    ///< Fail when the PSNR is below this (dB).
   double minWithin1 = -1; ///< Fail when fewer % of values are within 1.
-  std::string diff;       ///< Where to write the heat map, if anywhere.
+  /// f32 images: fail when the largest difference exceeds this fraction of
+  /// the peak (the largest |value| of b).
+  double maxAbsOfPeak = -1;
+  std::string diff; ///< Where to write the heat map, if anywhere.
 };
 
 /// A heat map of the differences of `a` and `b`: where they agree, `a`'s
@@ -1027,6 +1030,9 @@ int runCompare(const CompareArgs &args) {
                 std::to_string(a.height) + "x" + std::to_string(a.channels) +
                 " but " + args.b + " is " + std::to_string(b.width) + "x" +
                 std::to_string(b.height) + "x" + std::to_string(b.channels));
+  if (args.maxAbsOfPeak >= 0 && !b.isFloat())
+    return fail("--max-abs-of-peak compares f32 images, but " + args.b +
+                " holds u8 values");
   if (a.isFloat() != b.isFloat())
     return fail((a.isFloat() ? args.a : args.b) + " holds f32 values but " +
                 (a.isFloat() ? args.b : args.a) +
@@ -1094,6 +1100,13 @@ int runCompare(const CompareArgs &args) {
   if (args.maxAbs >= 0 && !(maxAbs <= args.maxAbs)) {
     llvm::errs() << llvm::format("error: max abs diff %g exceeds %g\n", maxAbs,
                                  args.maxAbs);
+    ok = false;
+  }
+  if (args.maxAbsOfPeak >= 0 && !(maxAbs <= args.maxAbsOfPeak * peak)) {
+    llvm::errs() << llvm::format("error: max abs diff %g exceeds %g of the "
+                                 "peak %g (%g)\n",
+                                 maxAbs, args.maxAbsOfPeak, peak,
+                                 args.maxAbsOfPeak * peak);
     ok = false;
   }
   if (args.minWithin1 >= 0 && 100 * withinOne / n < args.minWithin1) {
@@ -1251,6 +1264,10 @@ int main(int argc, char **argv) {
                          "Fail (exit 1) if the PSNR is lower (dB)");
   compareCmd->add_option("--min-within1", compare.minWithin1,
                          "Fail (exit 1) if fewer % of values are within 1");
+  compareCmd->add_option(
+      "--max-abs-of-peak", compare.maxAbsOfPeak,
+      "f32 images: fail (exit 1) if any value differs by more than this "
+      "fraction of b's peak (its largest |value|), e.g. 1e-6");
   compareCmd->add_option("--diff", compare.diff,
                          "Write a heat map of the differences (.png, ...): "
                          "equal pixels dimmed, others yellow (small) to red");

@@ -217,6 +217,36 @@ static int64_t bodyTerms(ReduceOp reduce) {
   return std::max<int64_t>(1, terms);
 }
 
+/// The most operations the full unrolling of a reduction may copy (its
+/// count times the operations of its body, as bodyOps counts them): the
+/// terms' budget alone let a 9x9 bilateral's heavy terms unroll into a
+/// kernel LLVM took seconds to compile.
+static constexpr int64_t kFullUnrollOpBudget = 256;
+
+/// The operations `region` holds once its reads of inline stages are
+/// replaced by their bodies and its reductions unrolled as they will be
+/// (a reduction that does not depend on `parent`'s body counts once: it
+/// is computed once). `depth` bounds the stages followed.
+static int64_t regionOps(Region &region, ReduceOp parent, int depth = 0) {
+  int64_t ops = 0;
+  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto inner = dyn_cast<ReduceOp>(op)) {
+      bool invariant = parent && isInvariantIn(inner, parent);
+      int64_t body = regionOps(inner.getBody(), inner, depth);
+      std::optional<int64_t> count = inner.getFullUnroll();
+      ops += invariant ? 1 : (count ? *count : 1) * body;
+      return WalkResult::skip();
+    }
+    ++ops;
+    if (auto access = dyn_cast<AccessOp>(op))
+      if (auto stage = access.getImage().getDefiningOp<StageOp>();
+          stage && stage.getInlined() && depth < 8)
+        ops += regionOps(stage.getBody(), ReduceOp(), depth + 1);
+    return WalkResult::advance();
+  });
+  return ops;
+}
+
 std::optional<int64_t> ReduceOp::getFullUnroll() {
   IntegerAttr lower, upper;
   if (getUnroll() || !matchPattern(getLower(), m_Constant(&lower)) ||
@@ -224,7 +254,8 @@ std::optional<int64_t> ReduceOp::getFullUnroll() {
     return std::nullopt;
   int64_t count = upper.getInt() - lower.getInt() + 1;
   if (count <= 1 || count > kFullUnrollBudget ||
-      count * bodyTerms(*this) > kFullUnrollBudget)
+      count * bodyTerms(*this) > kFullUnrollBudget ||
+      count * regionOps(getBody(), *this) > kFullUnrollOpBudget)
     return std::nullopt;
   return count;
 }

@@ -350,6 +350,10 @@ private:
   /// scheduled compute_root a stage whose window arvr-infer-bounds finds
   /// from its readers.
   void genFuncStage(const FuncDef &func) {
+    // A function of more than three coordinates has no stage: each call
+    // is its body, generated at the call (genInlineCall).
+    if (func.vars.size() > 3)
+      return;
     Location l = loc(func.nameRange.Start);
     StageOp stage;
     if (func.hasDomain()) {
@@ -476,6 +480,8 @@ private:
   /// (as index values; a table's row and channel, a single value's point:
   /// 0).
   Value genFuncCall(const CallExpr &call, Location l) {
+    if (currentKernel->funcs[call.funcIndex].vars.size() > 3)
+      return genInlineCall(call, l);
     Value stage = funcStages[call.funcIndex];
     assert(stage && "callees are generated before their callers");
     SmallVector<Value, 3> indices;
@@ -491,6 +497,33 @@ private:
                                            callee.padding, callee.type);
     return AccessOp::create(builder, l, stage, indices[0], indices[1],
                             indices[2], boundary, padding);
+  }
+
+  /// A call of a function of more than three coordinates: its lets and
+  /// body, generated here with its coordinates bound to the call's
+  /// arguments, in a scope of its own (the caller's reductions hidden).
+  Value genInlineCall(const CallExpr &call, Location l) {
+    const FuncDef &callee = currentKernel->funcs[call.funcIndex];
+    Scope calleeScope;
+    for (const ExprPtr &arg : call.args)
+      calleeScope.coords.push_back(toI32(genExpr(*arg), arg->type, l));
+    Scope *callerScope = scope;
+    SmallVector<Value> callerReduceVars;
+    SmallVector<SmallVector<Value>> callerReduceLets;
+    callerReduceVars.swap(reduceVars);
+    callerReduceLets.swap(reduceLets);
+    int64_t callerUnroll = unroll;
+    if (callee.unroll)
+      unroll = callee.unroll;
+    scope = &calleeScope;
+    for (const ::arvr::Binding &let : callee.lets)
+      calleeScope.lets.push_back(genExpr(*let.value));
+    Value value = genExpr(*callee.body);
+    scope = callerScope;
+    reduceVars.swap(callerReduceVars);
+    reduceLets.swap(callerReduceLets);
+    unroll = callerUnroll;
+    return value;
   }
 
   /// sum/min/max(i in lo..hi, body) -> arvr.reduce.

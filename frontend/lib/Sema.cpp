@@ -434,6 +434,15 @@ private:
           continue;
         }
         bool shared = directive.directive == "compute_shared";
+        if (func.vars.size() > 3) {
+          diags.error(directive.directiveRange.Start,
+                      "'" + func.name + "' has " +
+                          llvm::Twine(func.vars.size()) +
+                          " coordinates; only a function of at most 3 (x, "
+                          "y, c) can be stored, so it stays inline",
+                      directive.directiveRange);
+          continue;
+        }
         if (shared && func.hasDomain()) {
           diags.error(directive.directiveRange.Start,
                       "'" + func.name +
@@ -655,13 +664,24 @@ private:
     return ok;
   }
 
-  /// `func name(vars) = expr;`: up to three integer coordinates.
+  /// `func name(vars) = expr;`: integer coordinates, up to kMaxFuncCoords;
+  /// more than three only for a function left inline (stored ones are
+  /// images: x, y, c).
   bool checkHelperFunc(FuncDef &func) {
-    if (func.vars.size() > 3) {
+    if (func.vars.size() > kMaxFuncCoords) {
       diags.error(func.nameRange.Start,
                   "'" + func.name + "' has " + llvm::Twine(func.vars.size()) +
-                      " coordinates; a function has at most 3 (x, y, c)",
+                      " coordinates; a function has at most " +
+                      llvm::Twine(kMaxFuncCoords),
                   func.nameRange);
+      return false;
+    }
+    if (func.vars.size() > 3 && func.hasDomain()) {
+      diags.error(func.extentsRange.Start,
+                  "'" + func.name + "' has " + llvm::Twine(func.vars.size()) +
+                      " coordinates; only a function of at most 3 (x, y, "
+                      "c) can have extents, as it is stored as an image",
+                  func.extentsRange);
       return false;
     }
     bool ok = checkScope(func);

@@ -536,6 +536,10 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
   }
 };
 
+/// The full unrolling of a reduction (ReduceOp::getFullUnroll), found
+/// before the conversion: during it, the nest it looks at is half rewritten.
+constexpr llvm::StringLiteral kFullUnroll = "arvr.full_unroll";
+
 /// The loop of a reduction: scf.for over i from lower to upper (included)
 /// carrying `inits`; each iteration computes the region's term for i and
 /// yields `combine(i, term, carried values)`. Replaces `reduce` with the
@@ -557,8 +561,9 @@ static void lowerReductionLoop(
   // schedule says otherwise, within a budget on the terms its whole nest
   // of reductions copies (ReduceOp::getFullUnroll).
   std::optional<int64_t> unroll = reduce.getUnroll();
-  if (!unroll)
-    unroll = reduce.getFullUnroll();
+  if (auto full = reduce->getAttrOfType<IntegerAttr>(kFullUnroll);
+      !unroll && full)
+    unroll = full.getInt();
   // An unrolled loop's trip count is computed from its bounds: an empty
   // range ends where it starts.
   if (unroll)
@@ -743,6 +748,10 @@ struct ConvertArvrToLoopsPass
       if (auto sample = dyn_cast<SampleOp>(op);
           sample && isChannelInRange(sample.getC(), sample.getImage()))
         op->setAttr(kChannelInRange, UnitAttr::get(context));
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        if (std::optional<int64_t> count = reduce.getFullUnroll())
+          op->setAttr(kFullUnroll,
+                      IntegerAttr::get(IntegerType::get(context, 64), *count));
     });
     RewritePatternSet patterns(context);
     populateArvrToLoopsConversionPatterns(converter, patterns);

@@ -25,6 +25,7 @@
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -157,6 +158,16 @@ private:
       unsigned bits = from.isIndex() ? 64 : from.getIntOrFloatBitWidth();
       if (bits < 32)
         return Interval{index(0), index((int64_t(1) << bits) - 1)};
+    }
+    // |e| for e in [lo, hi]: [max(lo, -hi, 0), max(-lo, hi)].
+    if (isa<math::AbsIOp>(op)) {
+      FailureOr<Interval> e = range(op->getOperand(0));
+      if (failed(e))
+        return failure();
+      Value zero = index(0);
+      Value negLo = arith::SubIOp::create(b, loc, zero, e->lo);
+      Value negHi = arith::SubIOp::create(b, loc, zero, e->hi);
+      return Interval{max(max(e->lo, negHi), zero), max(negLo, e->hi)};
     }
     if (op->getNumOperands() == 3 && isa<arith::SelectOp>(op)) {
       FailureOr<Interval> t = range(op->getOperand(1));
@@ -442,7 +453,7 @@ static bool inferWindow(StageOp stage) {
                             : "third")
              << " coordinate must be built from the reader's coordinates, "
                 "reduction variables, uniform values and u8 or u16 values "
-                "with + - * / min max clamp; compute '"
+                "with + - * / min max clamp abs; compute '"
              << stage.getName() << "' inline instead";
         return false;
       }

@@ -122,7 +122,7 @@ arvr.kernel @data_dependent(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
     %f = arith.uitofp %v : i8 to f32
     %n = arith.fptosi %f : f32 to i32
     %i = arith.index_cast %n : i32 to index
-    // expected-error @+1 {{cannot infer which part of 't' this read needs: its first coordinate must be built from the reader's coordinates, reduction variables, uniform values and u8 or u16 values with + - * / min max clamp; compute 't' inline instead}}
+    // expected-error @+1 {{cannot infer which part of 't' this read needs: its first coordinate must be built from the reader's coordinates, reduction variables, uniform values and u8 or u16 values with + - * / min max clamp abs; compute 't' inline instead}}
     %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
     arvr.yield %r : i8
   }

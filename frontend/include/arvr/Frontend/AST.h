@@ -229,6 +229,10 @@ public:
 /// of parameters.
 constexpr int64_t kMaxReductionRange = 65536;
 
+/// The most coordinates a function may take (docs/language.md, Limits);
+/// only one of at most 3 can be stored.
+constexpr size_t kMaxFuncCoords = 8;
+
 /// `let name = value;` in a func's block or a reduction's, or
 /// `const name = value;` in a kernel.
 struct Binding {
