@@ -137,6 +137,61 @@ if [ -d "$golden" ]; then
     report=""
   done
 fi
+# The examples of issue 16 on the GPU: each output of the CUDA run against
+# the CPU's (identical, or within 1 / a millionth of the peak for f32), and
+# against the references at the bars of tests/lit/Parity/examples.test
+# (REFERENCE:BARS, one per output, separated by ';').
+examples=(
+  "pyr_down|-i building-251x187.png|p1.png p2.png p3.png||pyr1-building.png:--max-abs 0;pyr2-building.png:--max-abs 0;pyr3-building.png:--max-abs 0"
+  "bilateral|-i building-251x187.png|b.png||bilateral-building.png:--max-abs 1"
+  "harris|-i left01-241x181.png|h.pfm||harris-left01.pfm:--max-abs-of-peak 1e-6"
+  "warp_perspective|-i building-251x187.png|w.png|-p fx=200 -p fy=200 -p cx=125 -p cy=93|warp-building-f64.png:--max-abs 1"
+  "stereo_sad|-i aloeL-320x277.png -i aloeR-320x277.png|s.png||stereo-aloe.png:--max-abs 0"
+)
+if [ -d "$golden" ]; then
+  echo "Examples of issue 16 on the GPU:"
+  for entry in "${examples[@]}"; do
+    IFS='|' read -r kernel inputs outputs params references <<<"$entry"
+    runs=$((runs + 1))
+    read -r -a names <<<"$outputs"
+    cpuOut=() gpuOut=()
+    for name in "${names[@]}"; do
+      cpuOut+=(-o "$out/ex$runs-cpu-$name")
+      gpuOut+=(-o "$out/ex$runs-cuda-$name")
+    done
+    result="ok"
+    # shellcheck disable=SC2086
+    if ! (cd "$golden" && "$arvrc" run "$src/examples/$kernel.arvr" $inputs "${cpuOut[@]}" --target cpu $params >/dev/null 2>"$out/ex$runs.err" &&
+          "$arvrc" run "$src/examples/$kernel.arvr" $inputs "${gpuOut[@]}" --target cuda $params >/dev/null 2>>"$out/ex$runs.err"); then
+      result="FAIL: $(head -c 300 "$out/ex$runs.err")"
+      failures=$((failures + 1))
+    else
+      IFS=';' read -r -a refs <<<"$references"
+      for i in "${!names[@]}"; do
+        cpu="$out/ex$runs-cpu-${names[$i]}" gpu="$out/ex$runs-cuda-${names[$i]}"
+        if cmp -s "$cpu" "$gpu"; then
+          result="$result; ${names[$i]} CPU = CUDA"
+        elif [[ "${names[$i]}" == *.pfm ]] && "$arvrc" compare "$gpu" "$cpu" --max-abs-of-peak 1e-6 >/dev/null 2>&1; then
+          result="$result; ${names[$i]} CUDA within 1e-6 of the peak of CPU"
+        elif "$arvrc" compare "$gpu" "$cpu" --max-abs 1 >/dev/null 2>&1; then
+          result="$result; ${names[$i]} CUDA within 1 of CPU"
+        else
+          result="$result; ${names[$i]} CUDA MISMATCHES CPU"
+          failures=$((failures + 1))
+        fi
+        ref="${refs[$i]%%:*}" bars="${refs[$i]#*:}"
+        # shellcheck disable=SC2086
+        if "$arvrc" compare "$gpu" "$golden/$ref" $bars >/dev/null 2>&1; then
+          result="$result, meets the bar against $ref"
+        else
+          result="$result, FAILS the bar against $ref"
+          failures=$((failures + 1))
+        fi
+      done
+    fi
+    echo "  $kernel: $result"
+  done
+fi
 # Several outputs (three, of two sizes, sharing a root stage): each output
 # of the CUDA run against the CPU's, and the CUDA run under memcheck.
 multi="tests/lit/Driver/Inputs/three-outputs.arvr"
