@@ -13,8 +13,9 @@
 // the same folders canonicalisation uses, into a constant vector (the
 // table), and reads the table at the iteration's place instead: the result
 // is the same bits as if the loop had been unrolled, on every target, and
-// the loop no longer calls exp. It applies to scf.for and one-dimensional
-// scf.parallel loops of at most kMaxEntries iterations, to the largest such
+// the loop no longer calls exp. It applies to scf.for loops of at most
+// kMaxEntries iterations and one-dimensional scf.parallel loops (a stage's
+// points) of at most kMaxStageEntries, to the largest such
 // values (those read by the rest of the loop), when their computation holds
 // an op of the math dialect.
 //
@@ -34,8 +35,13 @@ using namespace mlir;
 
 namespace {
 
-/// The most iterations a loop may have for its values to become a table.
+/// The most iterations a loop may have for its values to become a table:
+/// a loop of a reduction (each iteration reads the table, which a GPU
+/// thread may hold in local memory), and a stage's loop over its points
+/// (each point reads its own entry once: a table a bilateral filter reads
+/// at the sum of three byte differences has 766).
 constexpr int64_t kMaxEntries = 256;
+constexpr int64_t kMaxStageEntries = 1024;
 
 /// The constant `v` is, folding what it is made of (pure ops of constants,
 /// as before canonicalisation `2.0 * sigma * sigma` with sigma known), or
@@ -228,7 +234,8 @@ static void tabulateLoop(Operation *op) {
       fixed[index] = IntegerAttr::get(index.getType(), l);
       continue;
     }
-    if (varying || count > kMaxEntries)
+    if (varying ||
+        count > (isa<scf::ParallelOp>(op) ? kMaxStageEntries : kMaxEntries))
       return;
     varying = std::make_tuple(index, l, s, count);
   }

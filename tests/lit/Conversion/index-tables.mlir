@@ -59,6 +59,45 @@ func.func @stage(%out: memref<1x5xf32>) {
   return
 }
 
+// A stage's loop may have up to 1024 points (each reads its own entry
+// once), a reduction's loop 256: a 766-point stage (a bilateral filter's
+// colour weights) is a table; one of 2000 points is left alone.
+// CHECK-LABEL: func.func @big_stage
+// CHECK: arith.constant dense<"0x0000803F{{[0-9A-F]+}}"> : vector<766xf32>
+// CHECK: vector.extract
+// CHECK-LABEL: func.func @huge_stage
+// CHECK-NOT: vector.extract
+// CHECK: math.exp
+func.func @big_stage(%out: memref<766xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c766 = arith.constant 766 : index
+  %k = arith.constant -0.0005 : f32
+  scf.parallel (%i) = (%c0) to (%c766) step (%c1) {
+    %0 = arith.index_cast %i : index to i32
+    %1 = arith.muli %0, %0 : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %k : f32
+    %4 = math.exp %3 : f32
+    memref.store %4, %out[%i] : memref<766xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @huge_stage(%out: memref<2000xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2000 = arith.constant 2000 : index
+  scf.parallel (%i) = (%c0) to (%c2000) step (%c1) {
+    %0 = arith.index_cast %i : index to i32
+    %1 = arith.sitofp %0 : i32 to f32
+    %2 = math.exp %1 : f32
+    memref.store %2, %out[%i] : memref<2000xf32>
+    scf.reduce
+  }
+  return
+}
+
 // Left alone: arithmetic alone (it costs what a table read costs); math of
 // a value read from memory; bounds not known when compiling; more than
 // 256 iterations.
