@@ -8,6 +8,8 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
+#include <png.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <tuple>
 #include <unistd.h>
 
 using namespace arvrc;
@@ -125,7 +128,8 @@ static bool jpegHuffmanTablesFit(FILE *file) {
 /// longer number and reads past its buffer on a truncated 16-bit file (both
 /// found by tests/fuzz/FuzzImage.cpp). Returns "" if the file is fine or
 /// not a PPM/PGM, else why it is refused.
-static std::string checkPnmHeader(FILE *file) {
+static std::string checkPnmHeader(FILE *file, long *header = nullptr,
+                                  long *pixelsAt = nullptr) {
   int p = std::fgetc(file), kind = std::fgetc(file);
   if (p != 'P' || (kind != '5' && kind != '6'))
     return "";
@@ -158,17 +162,24 @@ static std::string checkPnmHeader(FILE *file) {
   }
   if (c == EOF || !std::isspace(c))
     return "corrupt PPM/PGM header (no white space after the maximum value)";
-  if (values[2] < 1 || values[2] > 255)
+  if (values[2] < 1 || values[2] > 65535)
     return "a PPM/PGM of maximum value " + std::to_string(values[2]) +
-           "; arvrc reads 8-bit files (maximum value 1 to 255)";
+           "; the maximum value must be 1 to 65535";
   long pixelsStart = std::ftell(file);
   std::fseek(file, 0, SEEK_END);
   long end = std::ftell(file);
-  long long need = (long long)values[0] * values[1] * (kind == '6' ? 3 : 1);
+  long long need = (long long)values[0] * values[1] * (kind == '6' ? 3 : 1) *
+                   (values[2] > 255 ? 2 : 1);
   if (pixelsStart < 0 || end - pixelsStart < need)
     return "truncated PPM/PGM (" + std::to_string(end - pixelsStart) +
            " bytes of pixels, but the header declares " + std::to_string(need) +
            ")";
+  if (header) {
+    std::copy(values, values + 3, header);
+    header[3] = kind == '6' ? 3 : 1;
+  }
+  if (pixelsAt)
+    *pixelsAt = pixelsStart;
   return "";
 }
 
@@ -316,18 +327,81 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
   return true;
 }
 
+/// A binary PPM/PGM of 16 bits a sample (maximum value above 255), which
+/// Debian's stb reads wrongly (its big-endian bytes as host-order values,
+/// and its channel widening as bytes): the values as stored, as u16 (or,
+/// with `elementBytes` 1, their high bytes), widened as readImage says.
+/// Returns false with `error` unless the file is one; `isOne` says whether
+/// it is.
+static bool readPnm16(const std::string &path, int wantChannels,
+                      int elementBytes, Image &image, std::string &error,
+                      bool &isOne) {
+  isOne = false;
+  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
+                                              std::fclose);
+  long header[4] = {0, 0, 0, 0}, pixelsAt = 0;
+  if (!file || !checkPnmHeader(file.get(), header, &pixelsAt).empty() ||
+      header[2] <= 255)
+    return false;
+  isOne = true;
+  auto [width, height, maxValue, fileChannels] =
+      std::tuple(header[0], header[1], header[2], int(header[3]));
+  if (!sizeSupported(path, width, height, error) ||
+      !canWiden(path, fileChannels, wantChannels, error))
+    return false;
+  size_t samples = size_t(width) * height * fileChannels;
+  std::vector<uint8_t> raw(2 * samples);
+  std::fseek(file.get(), pixelsAt, SEEK_SET);
+  if (std::fread(raw.data(), 1, raw.size(), file.get()) != raw.size()) {
+    error = path + ": cannot read the pixels";
+    return false;
+  }
+  image.width = int(width);
+  image.height = int(height);
+  image.channels = wantChannels ? wantChannels : fileChannels;
+  image.elementBytes = elementBytes == 1 ? 1 : 2;
+  image.pixels.assign(image.bytes(), 0);
+  uint16_t opaque = elementBytes == 1 ? 255 : 65535;
+  for (size_t p = 0; p < size_t(width) * height; ++p)
+    for (int c = 0; c < image.channels; ++c) {
+      bool alpha = (image.channels == 2 && c == 1) || c == 3;
+      size_t from = p * fileChannels + (fileChannels == 1 ? 0 : c);
+      uint16_t v =
+          alpha ? opaque : uint16_t(raw[2 * from] << 8 | raw[2 * from + 1]);
+      size_t to = p * image.channels + c;
+      if (elementBytes == 1)
+        image.pixels[to] = alpha ? 255 : uint8_t(v >> 8);
+      else
+        std::memcpy(image.pixels.data() + 2 * to, &v, 2);
+    }
+  return true;
+}
+
 bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
-                      std::string &error, std::string *note) {
+                      std::string &error, std::string *note, int elementBytes) {
   if (isPfmPath(path))
     return readPfm(path, wantChannels, image, error);
+  bool pnm16 = false;
+  if (readPnm16(path, wantChannels, elementBytes, image, error, pnm16) ||
+      pnm16) {
+    if (pnm16 && error.empty() && note && elementBytes == 1)
+      *note = path + ": a 16-bit image, read as 8 bits a channel (the high "
+                     "byte of each value) for a u8 image";
+    return error.empty();
+  }
   int width = 0, height = 0, fileChannels = 0;
   if (!probeImage(path, width, height, fileChannels, error))
     return false;
   if (!canWiden(path, fileChannels, wantChannels, error))
     return false;
   int loaded = 0;
-  std::unique_ptr<stbi_uc, void (*)(void *)> data(
-      stbi_load(path.c_str(), &width, &height, &loaded, wantChannels),
+  bool sixteen =
+      elementBytes == 2 || (elementBytes == 0 && stbi_is_16_bit(path.c_str()));
+  std::unique_ptr<void, void (*)(void *)> data(
+      sixteen ? static_cast<void *>(stbi_load_16(path.c_str(), &width, &height,
+                                                 &loaded, wantChannels))
+              : static_cast<void *>(stbi_load(path.c_str(), &width, &height,
+                                              &loaded, wantChannels)),
       stbi_image_free);
   if (!data) {
     error = path + ": cannot decode (" + stbi_failure_reason() + ")";
@@ -336,12 +410,28 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   image.width = width;
   image.height = height;
   image.channels = wantChannels ? wantChannels : loaded;
-  image.elementBytes = 1;
-  image.pixels.assign(data.get(), data.get() + image.size());
-  if (note && stbi_is_16_bit(path.c_str()))
+  image.elementBytes = sixteen ? 2 : 1;
+  const auto *bytes = static_cast<const uint8_t *>(data.get());
+  image.pixels.assign(bytes, bytes + image.bytes());
+  bool fileIs16 = stbi_is_16_bit(path.c_str());
+  if (note && fileIs16 && !sixteen)
     *note = path + ": a 16-bit image, read as 8 bits a channel (the high "
-                   "byte of each value): arvrc reads u8 images";
+                   "byte of each value) for a u8 image";
+  if (note && !fileIs16 && elementBytes == 2)
+    *note = path + ": an 8-bit image, read as 16 bits a channel (each value "
+                   "times 257) for a u16 image";
   return true;
+}
+
+double Image::valueAt(size_t i) const {
+  if (isFloat())
+    return floatAt(i);
+  if (isU16()) {
+    uint16_t v;
+    std::memcpy(&v, pixels.data() + 2 * i, 2);
+    return v;
+  }
+  return pixels[i];
 }
 
 /// "WxH" -> width, height in [1, kMaxImageSide].
@@ -408,14 +498,55 @@ bool arvrc::readNv12(const std::string &path, const std::string &size,
   return ok;
 }
 
-/// Binary PPM (P6) or PGM (P5); stb does not write these.
+/// Binary PPM (P6) or PGM (P5), 8 or 16 bits (big-endian, maximum value
+/// 65535) a sample; stb does not write these.
 static bool writePNM(FILE *file, const Image &image) {
   if (image.channels != 1 && image.channels != 3)
     return false;
-  std::fprintf(file, "P%d\n%d %d\n255\n", image.channels == 1 ? 5 : 6,
-               image.width, image.height);
-  return std::fwrite(image.pixels.data(), 1, image.size(), file) ==
-         image.size();
+  std::fprintf(file, "P%d\n%d %d\n%d\n", image.channels == 1 ? 5 : 6,
+               image.width, image.height, image.isU16() ? 65535 : 255);
+  if (!image.isU16())
+    return std::fwrite(image.pixels.data(), 1, image.size(), file) ==
+           image.size();
+  std::vector<uint8_t> big(image.bytes());
+  for (size_t i = 0; i < image.size(); ++i) {
+    auto v = static_cast<uint16_t>(image.valueAt(i));
+    big[2 * i] = uint8_t(v >> 8);
+    big[2 * i + 1] = uint8_t(v & 0xff);
+  }
+  return std::fwrite(big.data(), 1, big.size(), file) == big.size();
+}
+
+/// A 16-bit PNG, through libpng (stb writes 8 bits only).
+static bool writePng16(FILE *file, const Image &image) {
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  if (!png)
+    return false;
+  png_infop info = png_create_info_struct(png);
+  // libpng reports errors by longjmp: nothing with a destructor lives
+  // between here and there.
+  if (!info || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    return false;
+  }
+  static const int types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                              PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+  png_init_io(png, file);
+  png_set_IHDR(png, info, image.width, image.height, 16,
+               types[image.channels - 1], PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  uint16_t probe = 1;
+  if (*reinterpret_cast<uint8_t *>(&probe) == 1)
+    png_set_swap(png); // PNG samples are big-endian
+  size_t rowBytes = size_t(image.width) * image.channels * 2;
+  for (int y = 0; y < image.height; ++y)
+    png_write_row(png,
+                  const_cast<png_bytep>(image.pixels.data() + y * rowBytes));
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
 }
 
 /// PFM, little-endian (scale -1), rows from the bottom up.
@@ -442,8 +573,8 @@ static void writeToFile(void *context, void *data, int size) {
   std::fwrite(data, 1, size, file);
 }
 
-bool arvrc::checkOutputPath(const std::string &path, bool isFloat, int channels,
-                            std::string &error) {
+bool arvrc::checkOutputPath(const std::string &path, int elementBytes,
+                            int channels, std::string &error) {
   std::string ext = lowerExtension(path);
   bool known = ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "bmp" ||
                ext == "ppm" || ext == "pgm" || ext == "pfm";
@@ -452,10 +583,19 @@ bool arvrc::checkOutputPath(const std::string &path, bool isFloat, int channels,
             "'; use .png, .jpg, .bmp, .ppm, .pgm, or .pfm for f32 images";
     return false;
   }
+  bool isFloat = elementBytes == 4;
+  if (elementBytes == 2 && ext != "png" && ext != "ppm" && ext != "pgm") {
+    error = path + ": this output is u16; write it as .png, .ppm or .pgm (16 "
+                   "bits a channel)";
+    return false;
+  }
   if (isFloat != (ext == "pfm")) {
-    error = path + (isFloat ? ": this output is f32; write it as .pfm"
-                            : ": .pfm holds f32 images, but this output is u8; "
-                              "use .png, .jpg, .bmp, .ppm or .pgm");
+    error =
+        path + (isFloat ? ": this output is f32; write it as .pfm"
+                        : ": .pfm holds f32 images, but this output is " +
+                              std::string(elementBytes == 2 ? "u16" : "u8") +
+                              "; use .png, .ppm or .pgm" +
+                              (elementBytes == 2 ? "" : ", .jpg or .bmp"));
     return false;
   }
   if ((ext == "jpg" || ext == "jpeg") && (channels == 2 || channels == 4)) {
@@ -479,7 +619,7 @@ bool arvrc::checkOutputPath(const std::string &path, bool isFloat, int channels,
 
 bool arvrc::writeImage(const std::string &path, const Image &image,
                        std::string &error) {
-  if (!checkOutputPath(path, image.isFloat(), image.channels, error))
+  if (!checkOutputPath(path, image.elementBytes, image.channels, error))
     return false;
   std::string ext = lowerExtension(path);
   // Write beside the target, then rename: never a half-written output.
@@ -491,7 +631,9 @@ bool arvrc::writeImage(const std::string &path, const Image &image,
   }
   int stride = image.width * image.channels;
   bool ok;
-  if (ext == "png")
+  if (ext == "png" && image.isU16())
+    ok = writePng16(file, image);
+  else if (ext == "png")
     ok = stbi_write_png_to_func(writeToFile, file, image.width, image.height,
                                 image.channels, image.pixels.data(), stride);
   else if (ext == "jpg" || ext == "jpeg")

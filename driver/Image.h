@@ -1,8 +1,10 @@
 //===- Image.h - Reading and writing image files ----------------*- C++ -*-===//
 //
-// Images in memory (row-major, channels interleaved; u8, or f32 for float
-// images) and their files: PNG, JPEG, BMP, TGA, PPM/PGM (u8) and PFM (f32)
-// in; PNG, JPEG, BMP, PPM/PGM and PFM out (by the output's extension).
+// Images in memory (row-major, channels interleaved; u8, u16, or f32 for
+// float images) and their files: PNG, JPEG, BMP, TGA, PPM/PGM (u8; 16-bit
+// PNG and PPM/PGM for u16) and PFM (f32) in; PNG, JPEG, BMP, PPM/PGM (u8),
+// 16-bit PNG and PPM/PGM (u16, through libpng) and PFM (f32) out, by the
+// output's extension.
 // Output files are written to a temporary name and renamed, so a failed run
 // never leaves a half-written file.
 //
@@ -22,10 +24,10 @@ constexpr int kMaxImageSide = 32768;
 
 struct Image {
   int width = 0, height = 0, channels = 0;
-  /// 1 for u8 elements, 4 for f32 (PFM files).
+  /// 1 for u8 elements, 2 for u16, 4 for f32 (PFM files).
   int elementBytes = 1;
-  /// width * height * channels elements, elementBytes each (f32 in the
-  /// host's byte order).
+  /// width * height * channels elements, elementBytes each (u16 and f32
+  /// in the host's byte order).
   std::vector<uint8_t> pixels;
 
   /// The number of elements.
@@ -33,6 +35,11 @@ struct Image {
   /// The number of bytes of `pixels`.
   size_t bytes() const { return size() * elementBytes; }
   bool isFloat() const { return elementBytes == 4; }
+  bool isU16() const { return elementBytes == 2; }
+  /// Element i as a double, whatever its type.
+  double valueAt(size_t i) const;
+  /// The largest value of the element type (255, 65535; 1.0 for f32).
+  double typeMax() const { return isFloat() ? 1.0 : isU16() ? 65535 : 255; }
   /// Element i of a float image.
   float floatAt(size_t i) const;
   void setFloat(size_t i, float value);
@@ -48,11 +55,15 @@ struct Image {
 /// `wantChannels` of 0 the file's channels are kept; otherwise the file
 /// must have that many, or be widened losslessly (grey -> grey+alpha/RGB/
 /// RGBA, RGB -> RGBA with opaque alpha: 255, or 1.0 for f32).
-/// On failure returns false and sets `error` (it names the file). A 16-bit
-/// PNG is read as 8 bits a channel (each value's high byte); `note`, if
-/// given, is then set to say so.
+/// On failure returns false and sets `error` (it names the file). With
+/// `elementBytes` 2 the image is read as u16: a 16-bit PNG or PPM/PGM as
+/// it is, an 8-bit file widened to 16 bits (each value times 257, so 255
+/// becomes 65535; `note` says so); with 0, as the file stores it (u16 for a
+/// 16-bit file). With 1, a 16-bit file is read as 8 bits a channel (each
+/// value's high byte); `note`, if given, is then set to say so.
 bool readImage(const std::string &path, int wantChannels, Image &image,
-               std::string &error, std::string *note = nullptr);
+               std::string &error, std::string *note = nullptr,
+               int elementBytes = 1);
 
 /// The channels the file at `path` holds, without decoding it.
 bool probeImage(const std::string &path, int &width, int &height, int &channels,
@@ -68,13 +79,14 @@ bool readNv12(const std::string &path, const std::string &size, Image &luma,
 /// Whether `path` names a PFM file (by its extension).
 bool isPfmPath(const std::string &path);
 
-/// Whether an output of that kind (f32 or u8) and channel count can be
-/// written to `path` (by its extension); else sets `error`, naming it.
-bool checkOutputPath(const std::string &path, bool isFloat, int channels,
+/// Whether an output of that element size (1: u8, 2: u16, 4: f32) and
+/// channel count can be written to `path` (by its extension); else sets
+/// `error`, naming it.
+bool checkOutputPath(const std::string &path, int elementBytes, int channels,
                      std::string &error);
 
 /// Writes `image` to `path` in the format its extension names (.pfm for
-/// f32 images, another for u8).
+/// f32 images, .png, .ppm or .pgm for u16, another for u8).
 bool writeImage(const std::string &path, const Image &image,
                 std::string &error);
 

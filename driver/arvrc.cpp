@@ -460,12 +460,14 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     ArgValue value;
     if (param.type.isImage) {
       const std::string &path = args.images[nextImage++];
-      // u8 images come from PNG, JPEG, ... files; f32 images from PFM.
+      // u8 images come from PNG, JPEG, ... files; u16 ones from 16-bit
+      // PNG or PPM/PGM files (8-bit ones widened); f32 images from PFM.
       bool isF32 = param.type.scalar == arvr::ScalarType::F32;
-      if (param.type.scalar != arvr::ScalarType::U8 && !isF32) {
+      bool isU16 = param.type.scalar == arvr::ScalarType::U16;
+      if (param.type.scalar != arvr::ScalarType::U8 && !isF32 && !isU16) {
         error = path +
-                ": image files hold u8 (or, in .pfm, f32) pixels, but "
-                "parameter '" +
+                ": image files hold u8, u16 (16-bit PNG, PPM, PGM) or, in "
+                ".pfm, f32 pixels, but parameter '" +
                 param.name + "' is " + param.type.str();
         return false;
       }
@@ -479,7 +481,8 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
       }
       value.isImage = true;
       std::string note;
-      if (!readImage(path, param.type.channels, value.image, error, &note))
+      if (!readImage(path, param.type.channels, value.image, error, &note,
+                     isU16 ? 2 : 1))
         return false;
       if (!note.empty())
         llvm::errs() << "note: " << note << "\n";
@@ -500,11 +503,12 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
 
   for (const arvr::OutputDecl &output : kernel.outputs)
     if (output.type.scalar != arvr::ScalarType::U8 &&
+        output.type.scalar != arvr::ScalarType::U16 &&
         output.type.scalar != arvr::ScalarType::F32) {
       error = "the output " +
               (kernel.namedOutputs ? "'" + output.name + "' " : "") + "of '" +
               kernel.name + "' is " + output.type.str() +
-              ", but image files hold u8 (or, in .pfm, f32) pixels";
+              ", but image files hold u8, u16 or (in .pfm) f32 pixels";
       return false;
     }
   return true;
@@ -773,8 +777,10 @@ int runRun(const RunArgs &args) {
       image.width = static_cast<int>(width);
       image.height = static_cast<int>(height);
       image.channels = static_cast<int>(channels);
-      image.elementBytes =
-          kernel->outputs[o].type.scalar == arvr::ScalarType::F32 ? 4 : 1;
+      arvr::ScalarType scalar = kernel->outputs[o].type.scalar;
+      image.elementBytes = scalar == arvr::ScalarType::F32   ? 4
+                           : scalar == arvr::ScalarType::U16 ? 2
+                                                             : 1;
       image.pixels.assign(image.bytes(), 0);
       bindings.outputs.push_back(std::move(image));
     }
@@ -786,7 +792,7 @@ int runRun(const RunArgs &args) {
     // Every output can be written where asked, before any is: a run writes
     // all its outputs or none.
     for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
-      if (!checkOutputPath(path, image.isFloat(), image.channels, error))
+      if (!checkOutputPath(path, image.elementBytes, image.channels, error))
         return done();
     return done();
   };
@@ -992,9 +998,7 @@ static Image heatMap(const Image &a, const Image &b, double largest) {
   map.height = a.height;
   map.channels = 3;
   map.pixels.assign(map.size(), 0);
-  auto value = [](const Image &image, size_t i) {
-    return image.isFloat() ? double(image.floatAt(i)) : double(image.pixels[i]);
-  };
+  auto value = [](const Image &image, size_t i) { return image.valueAt(i); };
   size_t points = size_t(a.width) * a.height;
   for (size_t p = 0; p < points; ++p) {
     double diff = 0, level = 0;
@@ -1006,8 +1010,9 @@ static Image heatMap(const Image &a, const Image &b, double largest) {
     }
     uint8_t *rgb = &map.pixels[p * 3];
     if (diff == 0) {
-      // u8 levels are 0..255; f32 ones are taken as 0..1.
-      double grey = level / a.channels / (a.isFloat() ? 1.0 : 255.0);
+      // u8 levels are 0..255, u16 ones 0..65535; f32 ones are taken as
+      // 0..1.
+      double grey = level / a.channels / a.typeMax();
       uint8_t dim = uint8_t(std::clamp(grey, 0.0, 1.0) * 64);
       rgb[0] = rgb[1] = rgb[2] = dim;
       continue;
@@ -1023,7 +1028,9 @@ static Image heatMap(const Image &a, const Image &b, double largest) {
 int runCompare(const CompareArgs &args) {
   Image a, b;
   std::string error;
-  if (!readImage(args.a, 0, a, error) || !readImage(args.b, 0, b, error))
+  // Each file as it stores its values: u8, u16 (16-bit files) or f32.
+  if (!readImage(args.a, 0, a, error, nullptr, 0) ||
+      !readImage(args.b, 0, b, error, nullptr, 0))
     return fail(error);
   if (a.width != b.width || a.height != b.height || a.channels != b.channels)
     return fail(args.a + " is " + std::to_string(a.width) + "x" +
@@ -1033,13 +1040,15 @@ int runCompare(const CompareArgs &args) {
   if (args.maxAbsOfPeak >= 0 && !b.isFloat())
     return fail("--max-abs-of-peak compares f32 images, but " + args.b +
                 " holds u8 values");
-  if (a.isFloat() != b.isFloat())
-    return fail((a.isFloat() ? args.a : args.b) + " holds f32 values but " +
-                (a.isFloat() ? args.b : args.a) +
-                " holds u8 values; compare images of one kind");
+  auto kind = [](const Image &image) -> std::string {
+    return image.isFloat() ? "f32" : image.isU16() ? "u16" : "u8";
+  };
+  if (a.elementBytes != b.elementBytes)
+    return fail(args.a + " holds " + kind(a) + " values but " + args.b +
+                " holds " + kind(b) + " values; compare images of one kind");
   // Differences as doubles: u8 values are 0..255, f32 values as they are
   // (a NaN in one image and not the other is the largest difference).
-  double maxAbs = 0, sumAbs = 0, sumSquares = 0, peak = 255;
+  double maxAbs = 0, sumAbs = 0, sumSquares = 0, peak = a.typeMax();
   size_t identical = 0, withinOne = 0;
   bool nanMismatch = false;
   if (a.isFloat()) {
@@ -1051,8 +1060,7 @@ int runCompare(const CompareArgs &args) {
       peak = 1;
   }
   for (size_t i = 0; i < a.size(); ++i) {
-    double x = a.isFloat() ? a.floatAt(i) : a.pixels[i];
-    double y = b.isFloat() ? b.floatAt(i) : b.pixels[i];
+    double x = a.valueAt(i), y = b.valueAt(i);
     if (std::isnan(x) || std::isnan(y)) {
       bool same = std::isnan(x) && std::isnan(y);
       identical += same;

@@ -49,7 +49,7 @@ build_target fuzz-source tests/fuzz/FuzzSource.cpp frontend/lib/*.cpp
 # Debian's stb calls memcpy(NULL, p, 0) on some truncated files: undefined
 # in the letter of C, harmless in fact, and not arvrc's code: that one
 # check is off for the image target.
-libs=(-fno-sanitize=nonnull-attribute)
+libs=(-fno-sanitize=nonnull-attribute -lpng)
 build_target fuzz-image tests/fuzz/FuzzImage.cpp driver/Image.cpp
 
 # Seeds: every kernel the tests and examples hold; small real images.

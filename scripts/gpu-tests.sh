@@ -192,6 +192,19 @@ if [ -d "$golden" ]; then
     echo "  $kernel: $result"
   done
 fi
+# u16 images: a 16-bit PPM in, u16 outputs as 16-bit PNG, CPU against CUDA.
+runs=$((runs + 1))
+if python3 "$src/tests/lit/Driver/Inputs/png16.py" make-ppm "$out/in16.ppm" &&
+   "$arvrc" run "$src/tests/lit/Driver/Inputs/png16-copy.arvr" --kernel gain -i "$out/in16.ppm" \
+     -o "$out/u16-cpu.png" --target cpu >/dev/null 2>"$out/u16.err" &&
+   "$arvrc" run "$src/tests/lit/Driver/Inputs/png16-copy.arvr" --kernel gain -i "$out/in16.ppm" \
+     -o "$out/u16-cuda.png" --target cuda >/dev/null 2>>"$out/u16.err" &&
+   "$arvrc" compare "$out/u16-cpu.png" "$out/u16-cuda.png" --max-abs 0 >/dev/null 2>&1; then
+  echo "u16 images (png16-copy.arvr gain): CPU = CUDA"
+else
+  echo "u16 images (png16-copy.arvr gain): FAIL $(head -c 300 "$out/u16.err")"
+  failures=$((failures + 1))
+fi
 # Several outputs (three, of two sizes, sharing a root stage): each output
 # of the CUDA run against the CPU's, and the CUDA run under memcheck.
 multi="tests/lit/Driver/Inputs/three-outputs.arvr"

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libcli11-dev doctest-dev libstb-dev libzstd-dev zlib1g-dev
+  libcli11-dev doctest-dev libstb-dev libpng-dev libzstd-dev zlib1g-dev
   clang
 )
 

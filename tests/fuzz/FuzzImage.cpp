@@ -32,12 +32,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (arvrc::probeImage(path, width, height, channels, error) &&
       int64_t(width) * height > 512 * 512)
     return 0; // Within arvrc's limits but gigabytes: not for every run.
-  for (int want : {0, 3, 4}) {
-    arvrc::Image image;
-    if (arvrc::readImage(path, want, image, error) &&
-        image.size() != image.pixels.size())
-      __builtin_trap(); // A decoded image must hold all its pixels.
-  }
+  for (int want : {0, 3, 4})
+    // As u8, as u16 (16-bit PNG and PPM/PGM as they are, 8-bit files
+    // widened) and as the file stores it.
+    for (int elementBytes : {1, 2, 0}) {
+      arvrc::Image image;
+      if (arvrc::readImage(path, want, image, error, nullptr, elementBytes) &&
+          image.bytes() != image.pixels.size())
+        __builtin_trap(); // A decoded image must hold all its pixels.
+    }
   arvrc::Image luma, chroma;
   (void)arvrc::readNv12(path, "", luma, chroma, error);
   (void)arvrc::readNv12(path, "4x2", luma, chroma, error);

@@ -304,9 +304,9 @@ TEST_CASE("sema: functions and reductions") {
   CHECK(rejectsWith(kernel + "  func f(x, y) = x + y;\n"
                              "  func out(x, y, c) = u8(f(x));\n}\n",
                     "'f' takes 2 coordinates, but 1 was given"));
-  CHECK(rejectsWith(kernel + "  func f(a, b, c, d) = a;\n"
+  CHECK(rejectsWith(kernel + "  func f(a, b, c, d, e, f, g, h, i) = a;\n"
                              "  func out(x, y, c) = u8(x);\n}\n",
-                    "'f' has 4 coordinates; a function has at most 3"));
+                    "'f' has 9 coordinates; a function has at most 8"));
   CHECK(rejectsWith(kernel + "  func f(x) = x;\n  func f(y) = y;\n"
                              "  func out(x, y, c) = u8(f(x));\n}\n",
                     "'f' is defined twice"));
