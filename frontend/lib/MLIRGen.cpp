@@ -526,8 +526,62 @@ private:
     return value;
   }
 
+  /// argmin/argmax(i in a..b, j in c..d, term) -> one arvr.reduce over the
+  /// pairs' positions k from 0, i = a + k / n and j = c + k % n for the n
+  /// values of j (k never negative: a signed division, an unsigned
+  /// remainder, so that bounds analysis keeps i and j in their ranges).
+  Value genPairReduce(const ::arvr::ReduceExpr &outer, Location l) {
+    const auto &inner = llvm::cast<::arvr::ReduceExpr>(*outer.body);
+    auto i32 = [&](const Expr &e) {
+      return toI32(genExpr(e), e.type, loc(e.getLoc()));
+    };
+    Value a = i32(*outer.lo), b = i32(*outer.hi);
+    Value c = i32(*inner.lo), d = i32(*inner.hi);
+    Value zero = constI32(l, 0), one = constI32(l, 1);
+    auto count = [&](Value lo, Value hi) -> Value {
+      Value n = arith::AddIOp::create(
+          builder, l, arith::SubIOp::create(builder, l, hi, lo), one);
+      return arith::MaxSIOp::create(builder, l, n, zero);
+    };
+    Value rows = count(a, b), columns = count(c, d);
+    Value last = arith::SubIOp::create(
+        builder, l, arith::MulIOp::create(builder, l, rows, columns), one);
+    auto op = mlir::arvr::ReduceOp::create(
+        builder, l, builder.getI32Type(),
+        outer.op == ::arvr::ReduceExpr::Op::Argmin
+            ? mlir::arvr::ReductionKind::argmin
+            : mlir::arvr::ReductionKind::argmax,
+        zero, last, unroll ? builder.getI64IntegerAttr(unroll) : IntegerAttr());
+    OpBuilder::InsertionGuard guard(builder);
+    Block *body =
+        builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
+    Value k = body->getArgument(0);
+    Value step = arith::MaxSIOp::create(builder, l, columns, one);
+    reduceVars.push_back(arith::AddIOp::create(
+        builder, l, a, arith::DivSIOp::create(builder, l, k, step)));
+    reduceLets.emplace_back();
+    reduceVars.push_back(arith::AddIOp::create(
+        builder, l, c, arith::RemUIOp::create(builder, l, k, step)));
+    reduceLets.emplace_back();
+    size_t depth = reduceLets.size() - 1;
+    for (const ::arvr::Binding &let : inner.lets) {
+      Value value = genExpr(*let.value);
+      reduceLets[depth].push_back(value);
+    }
+    ScalarType termType =
+        inner.body->type == ScalarType::F32 ? ScalarType::F32 : ScalarType::I32;
+    Value term = convert(genExpr(*inner.body), inner.body->type, termType,
+                         loc(inner.body->getLoc()));
+    YieldOp::create(builder, l, term);
+    reduceVars.pop_back_n(2);
+    reduceLets.pop_back_n(2);
+    return op.getResult();
+  }
+
   /// sum/min/max(i in lo..hi, body) -> arvr.reduce.
   Value genReduce(const ::arvr::ReduceExpr &reduce, Location l) {
+    if (reduce.overPairs)
+      return genPairReduce(reduce, l);
     Value lo = toI32(genExpr(*reduce.lo), reduce.lo->type, l);
     Value hi = toI32(genExpr(*reduce.hi), reduce.hi->type, l);
     mlir::arvr::ReductionKind kind = mlir::arvr::ReductionKind::sum;

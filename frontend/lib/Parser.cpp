@@ -633,13 +633,16 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
     return nullptr;
   // A second range, `sum(i in a..b, j in c..d, expr)`: the same reduction
   // over j inside the one over i.
+  bool overPairs = false;
   if (tok.is(TokenKind::kw_in) && lets.empty()) {
-    if (name == "argmin" || name == "argmax") {
-      diags.error(tok.getLoc(), "'" + name + "' takes one range",
-                  tok.getRange());
+    // argmin/argmax over two ranges: one reduction over the pairs.
+    overPairs = name == "argmin" || name == "argmax";
+    body = parseReduction(start, name, std::move(body));
+    if (body && overPairs && llvm::cast<ReduceExpr>(body.get())->overPairs) {
+      diags.error(body->getLoc(), "'" + name + "' takes at most two ranges",
+                  body->getRange());
       return nullptr;
     }
-    body = parseReduction(start, name, std::move(body));
     if (!body)
       return nullptr;
     // The inner call consumed the ')'.
@@ -656,6 +659,7 @@ ExprPtr Parser::parseReduction(const Token &start, const std::string &name,
       llvm::SMRange(start.getLoc(), previous.getEndLoc()), op, variable->name,
       variable->getRange(), std::move(lo), std::move(hi), std::move(body));
   reduce->lets = std::move(lets);
+  reduce->overPairs = overPairs;
   return reduce;
 }
 

@@ -254,7 +254,7 @@ SYNTAX = re.compile(
     r"one schedule|integer '.*' is too large for a directive|an image has 1 "
     r"to 4 channels|unknown type|unknown boundary mode .*constant\(v\)|"
     r"a reduction variable "
-    r"must be a name|'.*' takes one range|'.*' is not a reduction|integer "
+    r"must be a name|'.*' takes at most two ranges|'.*' is not a reduction|integer "
     r"literal|number '.*' is too large|expression is nested too deeply|"
     r"invalid number|missing digits|unterminated|unexpected character)")
 

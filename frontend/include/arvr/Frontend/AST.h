@@ -258,6 +258,11 @@ public:
   /// `sum(i in lo..hi, { let t = ...; return body; })`: computed for each
   /// i, in order, each seeing i and the ones before.
   std::vector<Binding> lets;
+  /// argmin or argmax over two ranges, `argmin(i in a..b, j in c..d, e)`:
+  /// the body is the reduction over j, and the two are one reduction over
+  /// the pairs (i, j), i outer, whose result is the position of the first
+  /// best pair from 0: (i - a) * (d - c + 1) + (j - c).
+  bool overPairs = false;
   static llvm::StringRef getName(Op op);
   static bool classof(const Expr *e) { return e->getKind() == Kind::Reduce; }
 };
