@@ -528,8 +528,8 @@ private:
 
   /// argmin/argmax(i in a..b, j in c..d, term) -> one arvr.reduce over the
   /// pairs' positions k from 0, i = a + k / n and j = c + k % n for the n
-  /// values of j (k never negative: a signed division, an unsigned
-  /// remainder, so that bounds analysis keeps i and j in their ranges).
+  /// values of j (k never negative: a floor division and an unsigned
+  /// remainder, which bounds analysis keeps in [0, n - 1]).
   Value genPairReduce(const ::arvr::ReduceExpr &outer, Location l) {
     const auto &inner = llvm::cast<::arvr::ReduceExpr>(*outer.body);
     auto i32 = [&](const Expr &e) {
@@ -558,7 +558,7 @@ private:
     Value k = body->getArgument(0);
     Value step = arith::MaxSIOp::create(builder, l, columns, one);
     reduceVars.push_back(arith::AddIOp::create(
-        builder, l, a, arith::DivSIOp::create(builder, l, k, step)));
+        builder, l, a, arith::FloorDivSIOp::create(builder, l, k, step)));
     reduceLets.emplace_back();
     reduceVars.push_back(arith::AddIOp::create(
         builder, l, c, arith::RemUIOp::create(builder, l, k, step)));

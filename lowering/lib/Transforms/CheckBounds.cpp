@@ -555,6 +555,14 @@ private:
       auto divide = [&](const Form &f) { return floorDiv(f, *k); };
       return {mapForms(l.lo, divide), mapForms(l.hi, divide)};
     }
+    // An unsigned remainder by a positive constant k is in [0, k - 1],
+    // whatever the dividend (the column of a pair argmin's position).
+    if (isa<arith::RemUIOp>(op)) {
+      std::optional<int64_t> k = constantOf(r);
+      if (!k || *k <= 0)
+        return Range::unknown();
+      return {exactly(Form::of(0)), exactly(Form::of(*k - 1))};
+    }
     return Range::unknown();
   }
 

@@ -182,8 +182,13 @@ private:
     FailureOr<Interval> l = range(op->getOperand(0));
     if (failed(l))
       return clampRange(op);
-    // Division and remainder by a positive constant.
+    // Division and remainder by a positive constant (an unsigned remainder
+    // is in [0, k - 1] whatever the dividend).
     IntegerAttr divisor;
+    if (isa<arith::RemUIOp>(op) &&
+        matchPattern(op->getOperand(1), m_Constant(&divisor)) &&
+        divisor.getInt() > 0)
+      return Interval{index(0), index(divisor.getInt() - 1)};
     if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::RemSIOp>(op)) {
       if (!matchPattern(op->getOperand(1), m_Constant(&divisor)) ||
           divisor.getInt() <= 0)
