@@ -189,17 +189,23 @@ bool KernelChecker::checkCall(CallExpr &call, const FuncDef *func) {
   llvm_unreachable("unhandled builtin");
 }
 
-bool KernelChecker::checkFuncBoundaryRead(CallExpr &call, unsigned index,
-                                          const FuncDef *caller) {
-  FuncDef &callee = kernel.funcs[index];
+std::optional<BoundaryMode>
+KernelChecker::methodBoundary(const CallExpr &call) {
   std::optional<BoundaryMode> mode = parseBoundaryModeName(call.method);
-  if (!mode) {
+  if (!mode)
     diags.error(call.getLoc(),
                 "unknown boundary mode '" + call.method +
                     "'; expected clamp, mirror, wrap or constant",
                 call.getRange());
+  return mode;
+}
+
+bool KernelChecker::checkFuncBoundaryRead(CallExpr &call, unsigned index,
+                                          const FuncDef *caller) {
+  FuncDef &callee = kernel.funcs[index];
+  std::optional<BoundaryMode> mode = methodBoundary(call);
+  if (!mode)
     return false;
-  }
   if (!callee.hasDomain()) {
     diags.error(call.calleeRange.Start,
                 "'" + callee.name + "' is defined everywhere, so it has no '." +
@@ -378,14 +384,9 @@ bool KernelChecker::checkImageRead(CallExpr &call, unsigned paramIndex,
   if (image.type.isNv12)
     return checkNv12Read(call, image, func);
   if (!call.method.empty()) {
-    std::optional<BoundaryMode> mode = parseBoundaryModeName(call.method);
-    if (!mode) {
-      diags.error(call.getLoc(),
-                  "unknown boundary mode '" + call.method +
-                      "'; expected clamp, mirror, wrap or constant",
-                  call.getRange());
+    std::optional<BoundaryMode> mode = methodBoundary(call);
+    if (!mode)
       return false;
-    }
     call.boundary = *mode;
   }
   bool oneChannel = image.type.channels == 1;

@@ -151,6 +151,10 @@ private:
 
   bool checkCall(CallExpr &call, const FuncDef *func);
 
+  /// The boundary mode a read names as its method (`img.mirror(...)`,
+  /// `f.clamp(...)`); nothing, with an error, if it names none.
+  std::optional<BoundaryMode> methodBoundary(const CallExpr &call);
+
   /// `f(args)` for a `func f` of the kernel: integer arguments, one per
   /// coordinate; no function may call itself, directly or not.
   /// `f.mirror(x, y)`: a read of a function with extents under a mode of
