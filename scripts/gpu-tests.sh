@@ -58,6 +58,11 @@ cases=(
   "tests/lit/Driver/Inputs/function-extents.arvr|--kernel wrap_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
   "tests/lit/Driver/Inputs/function-extents.arvr|--kernel constant_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
   "tests/lit/Driver/Inputs/function-extents.arvr|--kernel method_func|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  # Functions of four and five coordinates, inlined; argmin and argmax
+  # over two ranges (bounds proved, a stored stage's window inferred).
+  "tests/lit/Driver/Inputs/many-coordinates.arvr|--kernel four|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/pair-argmin.arvr|--kernel pairs_valid|tests/data/golden/left01-241x181.png"
+  "tests/lit/Driver/Inputs/pair-argmin.arvr|--kernel pairs_max|tests/data/golden/left01-241x181.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)
