@@ -401,8 +401,10 @@ def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
 def ArvrIndexTables : Pass<"arvr-index-tables", "::mlir::ModuleOp"> {
   let summary = "Fold a loop's math of its index alone into a constant table";
   let description = [{
-    In an `scf.for`, or a one-dimensional `scf.parallel`, with bounds known
-    when compiling and at most 256 iterations, a value computed from the
+    In an `scf.for` of at most 256 iterations, or a one-dimensional
+    `scf.parallel` of at most 1024 (a stage's points, each reading its own
+    entry once: a bilateral filter's colour weights have 766), with bounds
+    known when compiling, a value computed from the
     loop's index and constants alone by a computation that holds an op of
     the `math` dialect (a Gaussian's weight `exp(-i * i / (2 sigma^2))` in
     a reduction that is not unrolled) is folded for every iteration into
