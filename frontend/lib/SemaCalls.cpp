@@ -86,9 +86,11 @@ bool KernelChecker::checkCall(CallExpr &call, const FuncDef *func) {
   bool ok = true;
   for (ExprPtr &arg : call.args)
     ok = checkExpr(*arg, func) && ok;
-  if (!ok)
-    return false;
+  return ok && checkBuiltin(call);
+}
 
+bool KernelChecker::checkBuiltin(CallExpr &call) {
+  using Builtin = CallExpr::Builtin;
   switch (call.builtin) {
   case Builtin::CastF32:
   case Builtin::CastI32:

@@ -150,6 +150,8 @@ private:
   bool checkArgCount(CallExpr &call, size_t count);
 
   bool checkCall(CallExpr &call, const FuncDef *func);
+  /// A builtin's arguments (checked already) and result type.
+  bool checkBuiltin(CallExpr &call);
 
   /// The boundary mode a read names as its method (`img.mirror(...)`,
   /// `f.clamp(...)`); nothing, with an error, if it names none.
