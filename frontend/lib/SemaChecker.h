@@ -135,6 +135,18 @@ private:
   /// Types `expr`; false (after reporting) when it is ill-formed.
   bool checkExpr(Expr &expr, const FuncDef *func);
 
+  /// What a name means where it is used: the innermost of a reduction's
+  /// lets and variable, a coordinate, a function's let in sight, a
+  /// constant, a parameter.
+  struct NameBinding {
+    VarExpr::Binding kind;
+    unsigned index; ///< The reduction's depth, or the declaration's index.
+    unsigned let;   ///< ReduceLet: the let's index in its reduction.
+    ScalarType type;
+  };
+  std::optional<NameBinding> lookupName(llvm::StringRef name,
+                                        const FuncDef *func);
+
   bool checkVar(VarExpr &var, const FuncDef *func);
 
   bool checkUnary(UnaryExpr &unary, const FuncDef *func);

@@ -73,64 +73,58 @@ bool KernelChecker::checkExpr(Expr &expr, const FuncDef *func) {
   llvm_unreachable("unknown expression kind");
 }
 
-bool KernelChecker::checkVar(VarExpr &var, const FuncDef *func) {
+std::optional<KernelChecker::NameBinding>
+KernelChecker::lookupName(llvm::StringRef name, const FuncDef *func) {
+  using Kind = VarExpr::Binding;
   for (size_t depth = reductions.size(); depth-- > 0;) {
     const ReduceExpr &reduce = *reductions[depth];
     for (size_t i = reductionLets[depth]; i-- > 0;)
-      if (reduce.lets[i].name == var.name) {
-        var.binding = VarExpr::Binding::ReduceLet;
-        var.index = depth;
-        var.let = i;
-        var.type = reduce.lets[i].value->type;
-        return true;
-      }
-    if (reduce.var == var.name) {
-      var.binding = VarExpr::Binding::ReduceVar;
-      var.index = depth;
-      var.type = ScalarType::I32;
-      return true;
-    }
+      if (reduce.lets[i].name == name)
+        return NameBinding{Kind::ReduceLet, unsigned(depth), unsigned(i),
+                           reduce.lets[i].value->type};
+    if (reduce.var == name)
+      return NameBinding{Kind::ReduceVar, unsigned(depth), 0, ScalarType::I32};
   }
-  if (func)
+  if (func) {
     for (auto [index, coord] : llvm::enumerate(func->vars))
-      if (coord.first == var.name) {
-        var.binding = VarExpr::Binding::Coordinate;
-        var.index = index;
-        var.type = ScalarType::I32;
-        return true;
-      }
-  if (func)
+      if (coord.first == name)
+        return NameBinding{Kind::Coordinate, unsigned(index), 0,
+                           ScalarType::I32};
     for (size_t i = std::min<size_t>(visibleLets, func->lets.size()); i-- > 0;)
-      if (func->lets[i].name == var.name) {
-        var.binding = VarExpr::Binding::Let;
-        var.index = i;
-        var.type = func->lets[i].value->type;
-        return true;
-      }
-  unsigned index = 0;
-  if (findConst(var.name, &index)) {
-    var.binding = VarExpr::Binding::Const;
-    var.index = index;
-    var.type = kernel.consts[index].value->type;
-    return true;
+      if (func->lets[i].name == name)
+        return NameBinding{Kind::Let, unsigned(i), 0,
+                           func->lets[i].value->type};
   }
-  if (const Param *param = findParam(var.name, &index)) {
-    if (param->type.isImage) {
-      diags.error(var.getLoc(),
-                  "image '" + var.name +
-                      "' must be read at coordinates, e.g. '" + var.name +
-                      "(x, y, c)'",
-                  var.getRange());
-      return false;
+  unsigned index = 0;
+  if (findConst(name, &index))
+    return NameBinding{Kind::Const, index, 0, kernel.consts[index].value->type};
+  if (const Param *param = findParam(name, &index))
+    return NameBinding{Kind::Param, index, 0, param->type.scalar};
+  return std::nullopt;
+}
+
+bool KernelChecker::checkVar(VarExpr &var, const FuncDef *func) {
+  if (std::optional<NameBinding> found = lookupName(var.name, func)) {
+    if (found->kind == VarExpr::Binding::Param) {
+      const Param &param = kernel.params[found->index];
+      if (param.type.isImage) {
+        diags.error(var.getLoc(),
+                    "image '" + var.name +
+                        "' must be read at coordinates, e.g. '" + var.name +
+                        "(x, y, c)'",
+                    var.getRange());
+        return false;
+      }
+      if (checkingDefault) {
+        diags.error(var.getLoc(), "a default value cannot use parameters",
+                    var.getRange());
+        return false;
+      }
     }
-    if (checkingDefault) {
-      diags.error(var.getLoc(), "a default value cannot use parameters",
-                  var.getRange());
-      return false;
-    }
-    var.binding = VarExpr::Binding::Param;
-    var.index = index;
-    var.type = param->type.scalar;
+    var.binding = found->kind;
+    var.index = found->index;
+    var.let = found->let;
+    var.type = found->type;
     return true;
   }
   diags.error(var.getLoc(), "unknown name '" + var.name + "'", var.getRange());
@@ -373,22 +367,7 @@ bool KernelChecker::checkReduce(ReduceExpr &reduce, const FuncDef *func) {
 }
 
 bool KernelChecker::isNameInSight(llvm::StringRef name, const FuncDef *func) {
-  for (size_t depth = 0; depth < reductions.size(); ++depth) {
-    if (reductions[depth]->var == name)
-      return true;
-    for (size_t i = 0; i < reductionLets[depth]; ++i)
-      if (reductions[depth]->lets[i].name == name)
-        return true;
-  }
-  if (func) {
-    for (const auto &coord : func->vars)
-      if (coord.first == name)
-        return true;
-    for (size_t i = 0; i < std::min(visibleLets, func->lets.size()); ++i)
-      if (func->lets[i].name == name)
-        return true;
-  }
-  return findConst(name) || findParam(name);
+  return lookupName(name, func).has_value();
 }
 
 bool KernelChecker::checkReductionLets(ReduceExpr &reduce,
@@ -402,8 +381,8 @@ bool KernelChecker::checkReductionLets(ReduceExpr &reduce,
       diags.error(let.nameRange.Start,
                   "'let " + let.name +
                       "' hides a name already defined "
-                      "here (a coordinate, parameter, let or reduction "
-                      "variable)",
+                      "here (a coordinate, parameter, constant, let or "
+                      "reduction variable)",
                   let.nameRange);
       return false;
     }
