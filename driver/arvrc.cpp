@@ -33,6 +33,7 @@
 #include <glob.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -395,9 +396,12 @@ bool checkKnownChannels(
 }
 
 /// Binds images (in parameter order) and scalars (defaults, overridden by
-/// --param) to `kernel`'s parameters.
+/// --param) to `kernel`'s parameters. A note on how a file was read (a
+/// 16-bit file for u8, an 8-bit one for u16) is printed; with `noted`
+/// (shared by the frames of a run of many), only the first one.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
-                Bindings &bindings, std::string &error) {
+                Bindings &bindings, std::string &error,
+                std::atomic<bool> *noted = nullptr) {
   std::vector<std::string> imageNames;
   for (const arvr::Param &param : kernel.params)
     if (param.type.isImage)
@@ -484,8 +488,12 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
       if (!readImage(path, param.type.channels, value.image, error, &note,
                      isU16 ? 2 : 1))
         return false;
-      if (!note.empty())
-        llvm::errs() << "note: " << note << "\n";
+      if (!note.empty() && !(noted && noted->exchange(true)))
+        llvm::errs() << "note: " << note
+                     << (noted ? " (said once, for the first such file of "
+                                 "the frames)"
+                               : "")
+                     << "\n";
     } else if (auto it = overrides.find(param.name); it != overrides.end()) {
       if (!parseScalar(param, it->second, value, error))
         return false;
@@ -731,6 +739,8 @@ int runRun(const RunArgs &args) {
     std::string error;
     double seconds = 0; ///< Reading and preparing it.
   };
+  // Whether a note on how an image file was read was printed (once).
+  std::atomic<bool> noted{false};
   auto prepare = [&](size_t f) {
     Clock::time_point frameStart = Clock::now();
     Frame frame;
@@ -749,7 +759,8 @@ int runRun(const RunArgs &args) {
       frame.seconds = seconds(Clock::now() - frameStart);
       return std::move(frame);
     };
-    if (!bindParams(*kernel, frameArgs, bindings, error))
+    if (!bindParams(*kernel, frameArgs, bindings, error,
+                    frames.size() > 1 ? &noted : nullptr))
       return done();
     if (!checkKnownChannels(channels, bindings, error))
       return done();
