@@ -395,8 +395,10 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   if (!canWiden(path, fileChannels, wantChannels, error))
     return false;
   int loaded = 0;
-  bool sixteen =
-      elementBytes == 2 || (elementBytes == 0 && stbi_is_16_bit(path.c_str()));
+  // Whether the file is 16-bit: asked only where it matters (a note, or
+  // reading the file as it stores its values).
+  bool fileIs16 = (note || elementBytes == 0) && stbi_is_16_bit(path.c_str());
+  bool sixteen = elementBytes == 2 || (elementBytes == 0 && fileIs16);
   std::unique_ptr<void, void (*)(void *)> data(
       sixteen ? static_cast<void *>(stbi_load_16(path.c_str(), &width, &height,
                                                  &loaded, wantChannels))
@@ -413,7 +415,6 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   image.elementBytes = sixteen ? 2 : 1;
   const auto *bytes = static_cast<const uint8_t *>(data.get());
   image.pixels.assign(bytes, bytes + image.bytes());
-  bool fileIs16 = stbi_is_16_bit(path.c_str());
   if (note && fileIs16 && !sixteen)
     *note = path + ": a 16-bit image, read as 8 bits a channel (the high "
                    "byte of each value) for a u8 image";

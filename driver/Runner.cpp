@@ -347,7 +347,14 @@ struct arvrc::CudaSlot {
   std::vector<std::pair<Image *, void *>> outputs;
 };
 
-namespace {} // namespace
+/// "file:line:col: " of `loc`, or "".
+static std::string locationPrefix(mlir::Location loc) {
+  if (auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
+    return fileLoc.getFilename().str() + ":" +
+           std::to_string(fileLoc.getLine()) + ":" +
+           std::to_string(fileLoc.getColumn()) + ": ";
+  return "";
+}
 
 bool arvrc::checkReductionRanges(mlir::ModuleOp module,
                                  const std::string &kernel,
@@ -361,11 +368,7 @@ bool arvrc::checkReductionRanges(mlir::ModuleOp module,
     std::optional<int64_t> upper = evaluator.evaluate(reduce.getUpper());
     if (!lower || !upper || *upper - *lower + 1 <= ::arvr::kMaxReductionRange)
       return mlir::WalkResult::advance();
-    std::string where;
-    if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(reduce.getLoc()))
-      where = loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
-              ":" + std::to_string(loc.getColumn()) + ": ";
-    error = where + "'" +
+    error = locationPrefix(reduce.getLoc()) + "'" +
             mlir::arvr::stringifyReductionKind(reduce.getKind()).str() +
             "' ranges over " + std::to_string(*upper - *lower + 1) +
             " values (" + std::to_string(*lower) + " to " +
@@ -374,15 +377,6 @@ bool arvrc::checkReductionRanges(mlir::ModuleOp module,
     return mlir::WalkResult::interrupt();
   });
   return error.empty();
-}
-
-/// "file:line:col: " of `loc`, or "".
-static std::string locationPrefix(mlir::Location loc) {
-  if (auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
-    return fileLoc.getFilename().str() + ":" +
-           std::to_string(fileLoc.getLine()) + ":" +
-           std::to_string(fileLoc.getColumn()) + ": ";
-  return "";
 }
 
 bool arvrc::checkFunctionExtents(

@@ -395,6 +395,44 @@ bool checkKnownChannels(
   return true;
 }
 
+/// Reads the image file at `path` for image parameter `param` into
+/// `value`; a note on how it was read is printed as bindParams says.
+static bool bindImage(const arvr::Param &param, const std::string &path,
+                      ArgValue &value, std::string &error,
+                      std::atomic<bool> *noted) {
+  // u8 images come from PNG, JPEG, ... files; u16 ones from 16-bit
+  // PNG or PPM/PGM files (8-bit ones widened); f32 images from PFM.
+  bool isF32 = param.type.scalar == arvr::ScalarType::F32;
+  bool isU16 = param.type.scalar == arvr::ScalarType::U16;
+  if (param.type.scalar != arvr::ScalarType::U8 && !isF32 && !isU16) {
+    error = path +
+            ": image files hold u8, u16 (16-bit PNG, PPM, PGM) or, in "
+            ".pfm, f32 pixels, but parameter '" +
+            param.name + "' is " + param.type.str();
+    return false;
+  }
+  if (isF32 != isPfmPath(path)) {
+    error = path + (isF32 ? ": parameter '" + param.name + "' is " +
+                                param.type.str() + "; give it a .pfm file"
+                          : ": a .pfm file holds f32 pixels, but "
+                            "parameter '" +
+                                param.name + "' is " + param.type.str());
+    return false;
+  }
+  value.isImage = true;
+  std::string note;
+  if (!readImage(path, param.type.channels, value.image, error, &note,
+                 isU16 ? 2 : 1))
+    return false;
+  if (!note.empty() && !(noted && noted->exchange(true)))
+    llvm::errs() << "note: " << note
+                 << (noted ? " (said once, for the first such file of "
+                             "the frames)"
+                           : "")
+                 << "\n";
+  return true;
+}
+
 /// Binds images (in parameter order) and scalars (defaults, overridden by
 /// --param) to `kernel`'s parameters. A note on how a file was read (a
 /// 16-bit file for u8, an 8-bit one for u16) is printed; with `noted`
@@ -463,37 +501,8 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
     }
     ArgValue value;
     if (param.type.isImage) {
-      const std::string &path = args.images[nextImage++];
-      // u8 images come from PNG, JPEG, ... files; u16 ones from 16-bit
-      // PNG or PPM/PGM files (8-bit ones widened); f32 images from PFM.
-      bool isF32 = param.type.scalar == arvr::ScalarType::F32;
-      bool isU16 = param.type.scalar == arvr::ScalarType::U16;
-      if (param.type.scalar != arvr::ScalarType::U8 && !isF32 && !isU16) {
-        error = path +
-                ": image files hold u8, u16 (16-bit PNG, PPM, PGM) or, in "
-                ".pfm, f32 pixels, but parameter '" +
-                param.name + "' is " + param.type.str();
+      if (!bindImage(param, args.images[nextImage++], value, error, noted))
         return false;
-      }
-      if (isF32 != isPfmPath(path)) {
-        error = path + (isF32 ? ": parameter '" + param.name + "' is " +
-                                    param.type.str() + "; give it a .pfm file"
-                              : ": a .pfm file holds f32 pixels, but "
-                                "parameter '" +
-                                    param.name + "' is " + param.type.str());
-        return false;
-      }
-      value.isImage = true;
-      std::string note;
-      if (!readImage(path, param.type.channels, value.image, error, &note,
-                     isU16 ? 2 : 1))
-        return false;
-      if (!note.empty() && !(noted && noted->exchange(true)))
-        llvm::errs() << "note: " << note
-                     << (noted ? " (said once, for the first such file of "
-                                 "the frames)"
-                               : "")
-                     << "\n";
     } else if (auto it = overrides.find(param.name); it != overrides.end()) {
       if (!parseScalar(param, it->second, value, error))
         return false;
@@ -1048,12 +1057,12 @@ int runCompare(const CompareArgs &args) {
                 std::to_string(a.height) + "x" + std::to_string(a.channels) +
                 " but " + args.b + " is " + std::to_string(b.width) + "x" +
                 std::to_string(b.height) + "x" + std::to_string(b.channels));
-  if (args.maxAbsOfPeak >= 0 && !b.isFloat())
-    return fail("--max-abs-of-peak compares f32 images, but " + args.b +
-                " holds u8 values");
   auto kind = [](const Image &image) -> std::string {
     return image.isFloat() ? "f32" : image.isU16() ? "u16" : "u8";
   };
+  if (args.maxAbsOfPeak >= 0 && !b.isFloat())
+    return fail("--max-abs-of-peak compares f32 images, but " + args.b +
+                " holds " + kind(b) + " values");
   if (a.elementBytes != b.elementBytes)
     return fail(args.a + " holds " + kind(a) + " values but " + args.b +
                 " holds " + kind(b) + " values; compare images of one kind");

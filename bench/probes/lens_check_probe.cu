@@ -50,10 +50,9 @@ __device__ __forceinline__ float fast(const uint8_t *src, int row, int x0,
 }
 template <int PX, int RY, int MODE> // MODE 0: branch per sample; 1: one check
                                     // per thread; 2: one check per pixel
-                                    __global__ void __launch_bounds__(256)
-                                        lens(const uint8_t *__restrict__ frames,
-                                             uint8_t *__restrict__ outs, int W,
-                                             int H, P p) {
+__global__ void __launch_bounds__(256)
+    lens(const uint8_t *__restrict__ frames, uint8_t *__restrict__ outs, int W,
+         int H, P p) {
   const int row = W * 3;
   size_t fb = size_t(row) * H;
   const uint8_t *src = frames + blockIdx.z * fb;

@@ -563,16 +563,7 @@ private:
     reduceVars.push_back(arith::AddIOp::create(
         builder, l, c, arith::RemUIOp::create(builder, l, k, step)));
     reduceLets.emplace_back();
-    size_t depth = reduceLets.size() - 1;
-    for (const ::arvr::Binding &let : inner.lets) {
-      Value value = genExpr(*let.value);
-      reduceLets[depth].push_back(value);
-    }
-    ScalarType termType =
-        inner.body->type == ScalarType::F32 ? ScalarType::F32 : ScalarType::I32;
-    Value term = convert(genExpr(*inner.body), inner.body->type, termType,
-                         loc(inner.body->getLoc()));
-    YieldOp::create(builder, l, term);
+    genTerm(inner, l);
     reduceVars.pop_back_n(2);
     reduceLets.pop_back_n(2);
     return op.getResult();
@@ -612,8 +603,17 @@ private:
     Block *body =
         builder.createBlock(&op.getBody(), {}, {builder.getI32Type()}, {l});
     reduceVars.push_back(body->getArgument(0));
-    // Its lets, for each i, in order (a let reads the ones before).
     reduceLets.emplace_back();
+    genTerm(reduce, l);
+    reduceVars.pop_back();
+    reduceLets.pop_back();
+    return op.getResult();
+  }
+
+  /// The term of the innermost reduction `reduce` (its variable and its
+  /// lets' slot pushed already): its lets, for each i, in order (a let
+  /// reads the ones before), then its body as i32 or f32, yielded.
+  void genTerm(const ::arvr::ReduceExpr &reduce, Location l) {
     size_t depth = reduceLets.size() - 1;
     for (const ::arvr::Binding &let : reduce.lets) {
       // Generated first: a let's value may hold reductions, which push onto
@@ -628,9 +628,6 @@ private:
     Value term = convert(genExpr(*reduce.body), reduce.body->type, termType,
                          loc(reduce.body->getLoc()));
     YieldOp::create(builder, l, term);
-    reduceVars.pop_back();
-    reduceLets.pop_back();
-    return op.getResult();
   }
 
   Value genUnary(const UnaryExpr &unary, Location l) {
