@@ -161,13 +161,13 @@ TEST_CASE("manifest: NV12 planes and a fixed channel count") {
   auto launches = m.resolve({});
   REQUIRE(launches.size() == 1);
   // A cheap body with 3-byte pixels: runs of 16 columns per thread, blocks
-  // of 8 x 32 threads (arvr-map-to-gpu's choice without a gpu_tile), so a
-  // block covers 128 columns (15 blocks) and 32 threads of two rows each,
-  // 64 rows (17 blocks).
-  CHECK(launches[0].grid[0] == 15);
-  CHECK(launches[0].grid[1] == 17);
-  CHECK(launches[0].block[0] == 8);
-  CHECK(launches[0].block[1] == 32);
+  // of 16 x 8 threads (arvr-map-to-gpu's choice without a gpu_tile), so a
+  // block covers 256 columns (8 blocks, the last half full) and 8 threads
+  // of two rows each, 16 rows (68 blocks, the last half full).
+  CHECK(launches[0].grid[0] == 8);
+  CHECK(launches[0].grid[1] == 68);
+  CHECK(launches[0].block[0] == 16);
+  CHECK(launches[0].block[1] == 8);
   // Three images of 9 descriptor fields each, each followed by its frame
   // height (arvr-batch-frames), and no other argument.
   CHECK(launches[0].storage.size() == 30);

@@ -95,6 +95,10 @@ threadPoints(PatternRewriter &rewriter, Location loc, Value y0, Value x0,
 /// fill 4-byte words: beyond them a longer run costs more compile time and
 /// registers than its wider accesses save.
 constexpr int64_t kVectorRunBudget = 2560;
+
+/// The default block of a loop whose threads take runs of more than 4
+/// points: its tile's width in points, and its threads.
+constexpr int64_t kLongRunTile = 256, kLongRunThreads = 128;
 constexpr int64_t kWordRunBudget = 2048;
 
 /// The consecutive points along x each thread of `loop`'s launch computes
@@ -229,13 +233,15 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
 
     Location loc = loop.getLoc();
     int64_t run = runOf(loop, columnsPerThread, rowsPerThread);
-    // Without a gpu_tile, a block of long runs keeps its number of threads
-    // and its tile 4 * block-x points wide: fewer threads across, more
-    // down.
+    // Without a gpu_tile, a block of long runs has 128 threads and a tile
+    // kLongRunTile points wide (16 x 8 threads for runs of 16): a warp's
+    // 16-byte accesses then cover long stretches of few rows, which the
+    // H200 streams faster than narrow, tall tiles (docs/gpu-runs.md,
+    // 2026-12-04 05:00).
     int64_t defaultX = blockX, defaultY = blockY;
-    if (run > 4 && blockX * 4 % run == 0) {
-      defaultX = blockX * 4 / run;
-      defaultY = blockY * run / 4;
+    if (run > 4 && kLongRunTile % run == 0) {
+      defaultX = kLongRunTile / run;
+      defaultY = std::max<int64_t>(1, kLongRunThreads / defaultX);
     }
     auto [blockX, blockY] = blockOf(loop, defaultX, defaultY);
     int64_t pixels = pixelsOf(loop);

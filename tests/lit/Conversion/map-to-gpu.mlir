@@ -117,15 +117,15 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
 
 // Runs of consecutive columns. A cheap body storing 3-byte pixels: 16
 // columns a thread (48 bytes, three 16-byte vectors for arvr-wide-access),
-// and without a gpu_tile a block of 8 x 32 threads (as many as 32 x 8, a
-// tile as wide: 128 columns). An explicit run of 4 keeps the block.
+// and without a gpu_tile a block of 16 x 8 threads (128 threads, a tile
+// 256 columns wide; 16 is both the run and the block's x). An explicit
+// run of 4 keeps the block.
 // AUTO-LABEL: func.func @rgb
 // AUTO-DAG: %[[STEP:.+]] = arith.constant 16 : index
-// AUTO-DAG: %[[TILE:.+]] = arith.constant 128 : index
-// AUTO-DAG: %[[BX:.+]] = arith.constant 8 : index
-// AUTO-DAG: %[[BY:.+]] = arith.constant 32 : index
+// AUTO-DAG: %[[TILE:.+]] = arith.constant 256 : index
+// AUTO-DAG: %[[BY:.+]] = arith.constant 8 : index
 // AUTO: %[[GX:.+]] = arith.ceildivsi %{{.+}}, %[[TILE]]
-// AUTO: gpu.launch blocks(%[[BIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GX]], {{.+}}) threads(%[[TIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BX]], %{{.+}} = %[[BY]],
+// AUTO: gpu.launch blocks(%[[BIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GX]], {{.+}}) threads(%[[TIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[STEP]], %{{.+}} = %[[BY]],
 // AUTO-DAG: %[[X0:.+]] = arith.muli %[[BIDX]], %[[TILE]]
 // AUTO-DAG: %[[XT:.+]] = arith.muli %[[TIDX]], %[[STEP]]
 // AUTO: %[[X:.+]] = arith.addi %[[X0]], %[[XT]]

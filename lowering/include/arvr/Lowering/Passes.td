@@ -127,8 +127,9 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     otherwise, or where the body has a loop (a reduction not unrolled) or
     a stored image's channel count is not known, one.
     A loop without a `gpu_tile` whose run is longer than 4 gets a
-    block of `block-x * 4 / n` by `block-y * n / 4` threads (as many, and a
-    tile as wide). `arvr-wide-access` merges the run's reads and writes.
+    block of `256 / n` by `128 n / 256` threads (128 threads, a tile 256
+    points wide: 16 x 8 threads for runs of 16), so that a warp's wide
+    accesses cover long stretches of few rows. `arvr-wide-access` merges the run's reads and writes.
     The innermost loop dimension goes to `threadIdx.x`, so neighbouring threads touch neighbouring pixels, and
     a thread's consecutive rows share what they read in common (a chroma
     row, a stencil's rows) once the guards are gone in interior blocks. A
