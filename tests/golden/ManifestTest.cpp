@@ -65,7 +65,7 @@ uint64_t bitsOf(float v) {
 TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
   arvrbench::LaunchManifest m =
       build("examples/gaussian_blur.arvr",
-            "blur_x.compute_shared();\n    out.gpu_tile(32, 8);",
+            "blur_x.compute_shared();\n    out.gpu_tile(32, 4);",
             "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
   // (weight, norm and coef stay computed at the root.)
   CHECK(m.kernel == "gaussian_blur");
@@ -132,9 +132,9 @@ TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
     const auto &out = launches.back();
     CHECK(out.entry == "gaussian_blur_out");
     CHECK(out.block[0] == 32);
-    CHECK(out.block[1] == 8);
+    CHECK(out.block[1] == 4);
     CHECK(out.grid[0] == (641 + 31) / 32);
-    // Each thread of the reader eight consecutive rows (the radius is not
+    // Each thread of the reader sixteen consecutive rows (the radius is not
     // known when compiling: a halo of 8 rows is assumed, at most an eighth
     // of the tile): 64 rows a block.
     CHECK(out.grid[1] == (479 + 63) / 64);
