@@ -87,6 +87,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  // A histogram written as gathers: one scatter over its domain.
+  pm.addPass(createArvrScatterReductions());
   // Math of a loop's index alone from a table folded when compiling, as
   // unrolling would fold it: the same bits however the loop is unrolled.
   pm.addPass(createArvrIndexTables());
@@ -194,6 +196,8 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
+  // A histogram written as gathers: one scatter over its domain.
+  pm.addPass(createArvrScatterReductions());
   // Math of a loop's index alone from a table folded when compiling, as
   // unrolling would fold it: the same bits however the loop is unrolled.
   pm.addPass(createArvrIndexTables());

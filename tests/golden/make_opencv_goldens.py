@@ -29,6 +29,8 @@ The five examples of issue 16, on small crops of the photos (odd sizes):
                             (cv2.INTER_AREA)
   stereo-aloe.png           7x7 SAD block matching, disparities 0..63,
                             edges clamped, first minimum (numpy)
+  equalize-{aloeL,left01}.png  cv2.equalizeHist of aloeL-320x277.png and
+                            left01-241x181.png
 
 Usage: make_opencv_goldens.py DATA_DIR OUT_DIR"""
 import os
@@ -167,3 +169,8 @@ error = np.abs(disparity - truth)[known]
 print("stereo-aloe.png against the ground truth (/4), where known (%.1f%%): "
       "%.1f%% within 1 disparity, %.1f%% within 2"
       % (100 * known.mean(), 100 * (error <= 1).mean(), 100 * (error <= 2).mean()))
+
+# 5. Histogram equalisation (issue 16, wall 4: a histogram as a scatter),
+#    of the grey crops above.
+save("equalize-aloeL.png", cv2.equalizeHist(l.astype(np.uint8)))
+save("equalize-left01.png", cv2.equalizeHist(left))

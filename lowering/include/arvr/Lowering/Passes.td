@@ -399,6 +399,33 @@ def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ArvrScatterReductions
+    : Pass<"arvr-scatter-reductions", "::mlir::ModuleOp"> {
+  let summary = "A histogram's gathers as one scatter over its domain";
+  let description = [{
+    A stage of one coordinate whose every point `v` sums, over one or two
+    ranges, the i32 terms whose key equals it (`sum(y in .., x in ..,
+    select(key(x, y) == v, t, 0))`: a histogram, written as a gather, one
+    pass over the domain per point) becomes a loop storing 0 at every
+    point, then one `scf.parallel` over the ranges' domain (from 0; two
+    dimensions, the first of one iteration for a single range) adding each
+    term at its key with `memref.atomic_rmw addi`, when the key falls in
+    the stage's window. Integer sums do not depend on their order, so the
+    result is the same bits; the atomic adds let the domain's points run
+    in parallel (one GPU launch, named after the stage with `_scatter`).
+    Matched on the loops of `convert-arvr-to-loops`: the stage's
+    `scf.parallel` over one row (or one-dimensional), its stored value a
+    chain of `scf.for` (step 1, summing from 0; what does not change in a
+    loop is first hoisted out of it) ending in `select(k == p, t, 0)` or
+    `extui(k == p)`, `p` the point (`index_cast`, plus a value fixed for
+    the stage), and nothing else in the loops reading the point or writing
+    memory. Anything else is left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ArvrIndexTables : Pass<"arvr-index-tables", "::mlir::ModuleOp"> {
   let summary = "Fold a loop's math of its index alone into a constant table";
   let description = [{
