@@ -66,6 +66,8 @@ cases=(
   # A histogram as one scatter of atomic adds (arvr-scatter-reductions),
   # then tables of it: histogram equalisation, identical to the CPU.
   "examples/equalize_hist.arvr||tests/data/golden/aloeL-320x277.png tests/data/golden/left01-241x181.png"
+  "tests/lit/Driver/Inputs/scatter.arvr|--kernel scatter_i32|tests/data/golden/aloeL-320x277.png"
+  "tests/lit/Driver/Inputs/scatter.arvr|--kernel row_i32|tests/data/golden/aloeL-320x277.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)

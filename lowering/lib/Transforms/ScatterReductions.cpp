@@ -71,9 +71,10 @@ static Value addend(Operation *add, Value acc) {
   return {};
 }
 
-/// If `p` is the point of `points` as an i32 (`index_cast(iv)`, plus a
-/// value defined outside `points`, in either order), sets `shift` (null
-/// for none) and returns true.
+/// If `p` is the point of `points` as an i32 (`index_cast(iv)` plus an
+/// i32, or `index_cast(iv + o)` with an index o, o defined outside
+/// `points`), sets `shift` (the i32 or the index; null for none) and
+/// returns true.
 static bool isPoint(Value p, scf::ParallelOp points, Value &shift) {
   Value iv = points.getInductionVars().back();
   auto outside = [&](Value v) {
@@ -83,6 +84,17 @@ static bool isPoint(Value p, scf::ParallelOp points, Value &shift) {
     if (cast.getIn() == iv) {
       shift = {};
       return true;
+    }
+    // index_cast(iv + o): the window's origin added as an index.
+    auto add = cast.getIn().getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return false;
+    for (auto [a, b] : {std::pair(add.getLhs(), add.getRhs()),
+                        std::pair(add.getRhs(), add.getLhs())}) {
+      if (a == iv && outside(b)) {
+        shift = b;
+        return true;
+      }
     }
     return false;
   }
@@ -303,8 +315,11 @@ static void rewrite(Scatter &s) {
   }
   // The key's place in the stage's window; the term added there.
   Value key = mapping.lookupOrDefault(s.key);
-  if (s.pointShift)
-    key = arith::SubIOp::create(b, loc, key, s.pointShift);
+  if (Value shift = s.pointShift) {
+    if (shift.getType().isIndex())
+      shift = arith::IndexCastOp::create(b, loc, b.getI32Type(), shift);
+    key = arith::SubIOp::create(b, loc, key, shift);
+  }
   Type i32 = b.getI32Type();
   Value zeroI32 = arith::ConstantIntOp::create(b, loc, i32, 0);
   Value size =
