@@ -1,8 +1,9 @@
 //===- Manifest.cpp - How to launch the PTX of a kernel without arvrc -----===//
 //
-// Serialises the host side of a lowered kernel (see Manifest.h and
-// docs/manifest.md): every value a launch needs becomes one `value` line,
-// after the values it uses, so a reader evaluates the file top to bottom.
+// Reads the host side of a lowered kernel into a LaunchPlan (Manifest.h):
+// every value a launch needs becomes one definition, after the values it
+// uses, so a reader evaluates them in order; then writes the plan as the
+// text manifest (docs/manifest.md) or as JSON (docs/launch-plan.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,17 +17,18 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 
 namespace {
 
-class ManifestWriter {
+class PlanBuilder {
 public:
-  ManifestWriter(llvm::raw_ostream &os, std::string &error)
-      : os(os), error(error) {}
+  PlanBuilder(arvrc::LaunchPlan &plan, std::string &error)
+      : plan(plan), error(error) {}
 
-  /// The name of an operand in the manifest: `aN` for the host function's
+  /// The name of an operand in the plan: `aN` for the host function's
   /// argument N, `bN` for a stage buffer, `vN` for a computed value;
   /// empty (error set) if it cannot be described.
   std::string ref(Value value) {
@@ -36,61 +38,65 @@ public:
     if (it != names.end())
       return it->second;
     Operation *op = value.getDefiningOp();
-    std::string line;
-    llvm::raw_string_ostream text(line);
+    arvrc::LaunchPlan::Definition def;
     auto operand = [&](Value v) -> bool {
       std::string name = ref(v);
-      text << " " << name;
+      def.operands.push_back(name);
       return !name.empty();
     };
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       MemRefType type = alloc.getType();
-      std::string sizes[3];
       unsigned dynamic = 0;
-      for (int64_t dim = 0; dim < 3; ++dim)
-        sizes[dim] = type.isDynamicDim(dim)
-                         ? ref(alloc.getDynamicSizes()[dynamic++])
-                         : std::to_string(type.getDimSize(dim));
-      if (type.getRank() != 3 || sizes[0].empty() || sizes[1].empty() ||
-          sizes[2].empty())
+      if (type.getRank() != 3)
         return fail(op);
-      std::string name = "b" + std::to_string(numBuffers++);
-      os << "buffer " << name << " " << type.getElementTypeBitWidth() / 8 << " "
-         << sizes[0] << " " << sizes[1] << " " << sizes[2] << "\n";
-      return names[value] = name;
+      for (int64_t dim = 0; dim < 3; ++dim)
+        if ((def.sizes[dim] = type.isDynamicDim(dim)
+                                  ? ref(alloc.getDynamicSizes()[dynamic++])
+                                  : std::to_string(type.getDimSize(dim)))
+                .empty())
+          return fail(op);
+      def.id = "b" + std::to_string(numBuffers++);
+      def.elementBytes = type.getElementTypeBitWidth() / 8;
+      plan.definitions.push_back(def);
+      return names[value] = def.id;
     }
 
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto integer = dyn_cast<IntegerAttr>(constant.getValue());
       if (!integer)
         return fail(op);
-      text << "const " << integer.getValue().getSExtValue();
+      def.op = "const";
+      def.literal = integer.getValue().getSExtValue();
     } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
       std::optional<int64_t> index = dim.getConstantIndex();
       auto arg = dyn_cast<BlockArgument>(dim.getSource());
       if (!index || !arg)
         return fail(op);
-      text << "dim a" << arg.getArgNumber() << " " << *index;
+      def.op = "dim";
+      def.operands.push_back("a" + std::to_string(arg.getArgNumber()));
+      def.literal = *index;
     } else if (auto dim = dyn_cast<arvr::DimOp>(op)) {
       auto arg = dyn_cast<BlockArgument>(dim.getImage());
       if (!arg)
         return fail(op);
       // The dimension in memref order: (height, width, channels).
-      int index = dim.getDim() == arvr::Dim::height  ? 0
-                  : dim.getDim() == arvr::Dim::width ? 1
-                                                     : 2;
-      text << "dim a" << arg.getArgNumber() << " " << index;
+      def.op = "dim";
+      def.operands.push_back("a" + std::to_string(arg.getArgNumber()));
+      def.literal = dim.getDim() == arvr::Dim::height  ? 0
+                    : dim.getDim() == arvr::Dim::width ? 1
+                                                       : 2;
     } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
-      text << "cast";
+      def.op = "cast";
       if (!operand(op->getOperand(0)))
         return "";
     } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      text << "select";
+      def.op = "select";
       if (!operand(select.getCondition()) || !operand(select.getTrueValue()) ||
           !operand(select.getFalseValue()))
         return "";
     } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      text << "cmp " << arith::stringifyCmpIPredicate(cmp.getPredicate());
+      def.op = "cmp";
+      def.predicate = arith::stringifyCmpIPredicate(cmp.getPredicate()).str();
       if (!operand(cmp.getLhs()) || !operand(cmp.getRhs()))
         return "";
     } else {
@@ -111,19 +117,19 @@ public:
               .Default([](Operation *) { return ""; });
       if (name.empty() || op->getNumOperands() != 2)
         return fail(op);
-      text << name;
+      def.op = name.str();
       if (!operand(op->getOperand(0)) || !operand(op->getOperand(1)))
         return "";
     }
-    std::string name = "v" + std::to_string(numValues++);
-    os << "value " << name << " " << bitWidth(value.getType()) << " " << line
-       << "\n";
-    return names[value] = name;
+    def.id = "v" + std::to_string(numValues++);
+    def.bits = bitWidth(value.getType());
+    plan.definitions.push_back(def);
+    return names[value] = def.id;
   }
 
   std::string fail(Operation *op) {
     if (error.empty())
-      error = "internal compiler error: the launch manifest cannot describe '" +
+      error = "internal compiler error: the launch plan cannot describe '" +
               op->getName().getStringRef().str() + "'";
     return "";
   }
@@ -132,7 +138,7 @@ public:
     return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
   }
 
-  /// The manifest's name of an element type.
+  /// The plan's name of an element type.
   static std::string typeName(Type type) {
     if (type.isF32())
       return "f32";
@@ -145,7 +151,7 @@ public:
   }
 
 private:
-  llvm::raw_ostream &os;
+  arvrc::LaunchPlan &plan;
   std::string &error;
   llvm::DenseMap<Value, std::string> names;
   unsigned numValues = 0, numBuffers = 0;
@@ -153,26 +159,25 @@ private:
 
 } // namespace
 
-bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
-                                const std::string &kernel,
-                                const std::string &ptxFile, bool cubin,
-                                llvm::raw_ostream &os, std::string &error) {
+bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
+                            const std::string &kernel,
+                            const std::string &binaryFile, bool cubin,
+                            LaunchPlan &plan, std::string &error) {
   auto host = lowered.lookupSymbol<func::FuncOp>(kernel);
   auto source = arvrModule.lookupSymbol<arvr::KernelOp>(kernel);
   if (!host || !source || source.getBody().empty()) {
     error = "internal compiler error: no host code for kernel '" + kernel + "'";
     return false;
   }
-  os << "arvrc-launch-manifest 1\n";
-  os << "kernel " << kernel << "\n";
-  os << (cubin ? "cubin " : "ptx ") << ptxFile << "\n";
+  plan.kernel = kernel;
+  plan.binaryFile = binaryFile;
+  plan.cubin = cubin;
   // The PTX's index arithmetic (and so its index and memref size
   // parameters) is 32-bit: see buildCudaPipeline.
-  os << "index-bits 32\n";
+  plan.indexBits = 32;
   // Frames of a batch may be stacked and run as one launch per kernel, the
   // frame as the grid's z (arvr-batch-frames).
-  if (host->hasAttr(arvr::ArvrDialect::kFramesInGridZAttrName))
-    os << "batch grid-z\n";
+  plan.batchGridZ = host->hasAttr(arvr::ArvrDialect::kFramesInGridZAttrName);
 
   // The arguments: the kernel's (source types, so u8 stays unsigned), then
   // its outputs.
@@ -187,27 +192,29 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
                     ? source.getResultAttrOfType<StringAttr>(index - numInputs,
                                                              "arvr.name")
                     : host.getArgAttrOfType<StringAttr>(index, "arvr.name");
-    os << (isOutput ? "output" : "param") << " a" << index << " "
-       << (name ? name.getValue().str()
-                : "out" + std::to_string(index - numInputs));
+    LaunchPlan::Argument argument{index,
+                                  isOutput,
+                                  name ? name.getValue().str()
+                                       : "out" +
+                                             std::to_string(index - numInputs),
+                                  false,
+                                  "",
+                                  std::nullopt};
     if (auto image = dyn_cast<arvr::ImageType>(type)) {
-      os << " image " << ManifestWriter::typeName(image.getElementType())
-         << " ";
+      argument.image = true;
+      argument.type = PlanBuilder::typeName(image.getElementType());
       if (image.hasStaticChannels())
-        os << image.getChannels();
-      else
-        os << "?";
+        argument.channels = image.getChannels();
     } else {
-      os << " scalar " << ManifestWriter::typeName(type);
+      argument.type = PlanBuilder::typeName(type);
     }
-    os << "\n";
+    plan.arguments.push_back(argument);
   }
 
-  ManifestWriter writer(os, error);
+  PlanBuilder builder(plan, error);
   // The output's size (width, height, channels), from the arvr kernel: the
   // sizes of the stage it returns.
   auto ret = cast<arvr::ReturnOp>(source.getBody().front().getTerminator());
-  std::string size[3];
   for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
     auto stage = operand.getDefiningOp<arvr::StageOp>();
     if (!stage || !stage.hasSizes()) {
@@ -215,38 +222,180 @@ bool arvrc::writeLaunchManifest(ModuleOp lowered, ModuleOp arvrModule,
               "' is not a stage with sizes";
       return false;
     }
+    std::vector<std::string> size(3);
     for (int dim = 0; dim < 3; ++dim)
-      if ((size[dim] = writer.ref(stage.getSizes()[dim])).empty())
+      if ((size[dim] = builder.ref(stage.getSizes()[dim])).empty())
         return false;
-    os << "output-size a" << numInputs + index << " " << size[0] << " "
-       << size[1] << " " << size[2] << "\n";
+    plan.outputSizes.push_back({numInputs + unsigned(index), size});
   }
 
   for (gpu::LaunchFuncOp launch : host.getOps<gpu::LaunchFuncOp>()) {
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    LaunchPlan::Launch planned;
+    planned.entry = launch.getKernelName().getValue().str();
     Value geometry[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
-    std::string refs[7];
+    std::string *refs[6] = {&planned.grid[0],  &planned.grid[1],
+                            &planned.grid[2],  &planned.block[0],
+                            &planned.block[1], &planned.block[2]};
     for (int i = 0; i < 6; ++i)
-      if ((refs[i] = writer.ref(geometry[i])).empty())
+      if ((*refs[i] = builder.ref(geometry[i])).empty())
         return false;
-    refs[6] = "0";
+    planned.shared = "0";
     if (Value shared = launch.getDynamicSharedMemorySize())
-      if ((refs[6] = writer.ref(shared)).empty())
+      if ((planned.shared = builder.ref(shared)).empty())
         return false;
-    std::vector<std::string> args;
     for (Value operand : launch.getKernelOperands()) {
-      std::string name = writer.ref(operand);
-      if (name.empty())
+      planned.args.push_back(builder.ref(operand));
+      if (planned.args.back().empty())
         return false;
-      args.push_back(name);
     }
-    os << "launch " << launch.getKernelName().getValue() << " grid " << refs[0]
-       << " " << refs[1] << " " << refs[2] << " block " << refs[3] << " "
-       << refs[4] << " " << refs[5] << " shared " << refs[6] << " args";
-    for (const std::string &arg : args)
+    plan.launches.push_back(planned);
+  }
+  return true;
+}
+
+void arvrc::writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os) {
+  os << "arvrc-launch-manifest 1\n";
+  os << "kernel " << plan.kernel << "\n";
+  os << (plan.cubin ? "cubin " : "ptx ") << plan.binaryFile << "\n";
+  os << "index-bits " << plan.indexBits << "\n";
+  if (plan.batchGridZ)
+    os << "batch grid-z\n";
+  for (const LaunchPlan::Argument &arg : plan.arguments) {
+    os << (arg.output ? "output" : "param") << " a" << arg.index << " "
+       << arg.name << (arg.image ? " image " : " scalar ") << arg.type;
+    if (arg.image)
+      os << " "
+         << (arg.channels ? std::to_string(*arg.channels) : std::string("?"));
+    os << "\n";
+  }
+  // The output sizes' values first: each output-size line after them.
+  size_t next = 0;
+  auto definitionsUpTo = [&](size_t end) {
+    for (; next < end; ++next) {
+      const LaunchPlan::Definition &def = plan.definitions[next];
+      if (def.op.empty()) {
+        os << "buffer " << def.id << " " << def.elementBytes << " "
+           << def.sizes[0] << " " << def.sizes[1] << " " << def.sizes[2]
+           << "\n";
+        continue;
+      }
+      os << "value " << def.id << " " << def.bits << " " << def.op;
+      if (!def.predicate.empty())
+        os << " " << def.predicate;
+      if (def.op == "const")
+        os << " " << *def.literal;
+      for (const std::string &operand : def.operands)
+        os << " " << operand;
+      if (def.op == "dim")
+        os << " " << *def.literal;
+      os << "\n";
+    }
+  };
+  // A definition is needed first by the earliest line naming it; the
+  // builder made them in that order, so each line follows the definitions
+  // made before its own operands were named.
+  auto lastDefinition = [&](const std::vector<std::string> &refs) {
+    size_t end = next;
+    for (size_t i = 0; i < plan.definitions.size(); ++i)
+      for (const std::string &ref : refs)
+        if (plan.definitions[i].id == ref)
+          end = std::max(end, i + 1);
+    return end;
+  };
+  for (const auto &[arg, size] : plan.outputSizes) {
+    definitionsUpTo(lastDefinition(size));
+    os << "output-size a" << arg << " " << size[0] << " " << size[1] << " "
+       << size[2] << "\n";
+  }
+  for (const LaunchPlan::Launch &launch : plan.launches) {
+    std::vector<std::string> refs(launch.args);
+    refs.insert(refs.end(), {launch.grid[0], launch.grid[1], launch.grid[2],
+                             launch.block[0], launch.block[1], launch.block[2],
+                             launch.shared});
+    definitionsUpTo(lastDefinition(refs));
+    os << "launch " << launch.entry << " grid " << launch.grid[0] << " "
+       << launch.grid[1] << " " << launch.grid[2] << " block "
+       << launch.block[0] << " " << launch.block[1] << " " << launch.block[2]
+       << " shared " << launch.shared << " args";
+    for (const std::string &arg : launch.args)
       os << " " << arg;
     os << "\n";
   }
-  return true;
+  definitionsUpTo(plan.definitions.size());
+}
+
+/// An operand as JSON: a static size as a number, a reference as a string.
+static llvm::json::Value operandJson(const std::string &operand) {
+  int64_t number;
+  if (!llvm::StringRef(operand).getAsInteger(10, number))
+    return number;
+  return operand;
+}
+
+void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
+  namespace json = llvm::json;
+  auto operands = [](const auto &refs) {
+    json::Array array;
+    for (const std::string &ref : refs)
+      array.push_back(operandJson(ref));
+    return array;
+  };
+  json::Array arguments, values, buffers, outputSizes, launches;
+  for (const LaunchPlan::Argument &arg : plan.arguments) {
+    json::Object object{{"id", "a" + std::to_string(arg.index)},
+                        {"name", arg.name},
+                        {"role", arg.output ? "output" : "input"},
+                        {"kind", arg.image ? "image" : "scalar"},
+                        {"type", arg.type}};
+    if (arg.image)
+      object["channels"] =
+          arg.channels ? json::Value(*arg.channels) : json::Value(nullptr);
+    arguments.push_back(std::move(object));
+  }
+  for (const LaunchPlan::Definition &def : plan.definitions) {
+    if (def.op.empty()) {
+      buffers.push_back(json::Object{{"id", def.id},
+                                     {"elementBytes", def.elementBytes},
+                                     {"size", operands(std::vector<std::string>(
+                                                  def.sizes, def.sizes + 3))}});
+      continue;
+    }
+    json::Object object{{"id", def.id},
+                        {"bits", def.bits},
+                        {"op", def.op},
+                        {"operands", operands(def.operands)}};
+    if (def.literal)
+      object[def.op == "const" ? "value" : "dim"] = *def.literal;
+    if (!def.predicate.empty())
+      object["predicate"] = def.predicate;
+    values.push_back(std::move(object));
+  }
+  for (const auto &[arg, size] : plan.outputSizes)
+    outputSizes.push_back(json::Object{{"output", "a" + std::to_string(arg)},
+                                       {"size", operands(size)}});
+  for (const LaunchPlan::Launch &launch : plan.launches)
+    launches.push_back(json::Object{
+        {"entry", launch.entry},
+        {"grid",
+         operands(std::vector<std::string>(launch.grid, launch.grid + 3))},
+        {"block",
+         operands(std::vector<std::string>(launch.block, launch.block + 3))},
+        {"sharedBytes", operandJson(launch.shared)},
+        {"args", operands(launch.args)}});
+  json::Object root{
+      {"format", "arvrc-launch-plan"},
+      {"version", 1},
+      {"kernel", plan.kernel},
+      {"binary", json::Object{{"kind", plan.cubin ? "cubin" : "ptx"},
+                              {"file", plan.binaryFile}}},
+      {"indexBits", plan.indexBits},
+      {"batch", plan.batchGridZ ? json::Value("grid-z") : json::Value(nullptr)},
+      {"arguments", std::move(arguments)},
+      {"values", std::move(values)},
+      {"buffers", std::move(buffers)},
+      {"outputSizes", std::move(outputSizes)},
+      {"launches", std::move(launches)}};
+  os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }

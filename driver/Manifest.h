@@ -4,8 +4,9 @@
 // `arvrc build` writes, beside the PTX, a launch manifest: the kernel's
 // arguments, the buffers of its intermediate stages, and each launch
 // (entry, grid, block, shared memory, arguments), with every size written
-// as a short program over the image sizes and scalars. The format is
-// described in docs/manifest.md; bench/ reads it.
+// as a short program over the image sizes and scalars, as text
+// (docs/manifest.md; bench/ reads it) and as a JSON launch plan
+// (docs/launch-plan.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,18 +16,66 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace arvrc {
 
-/// Writes the manifest of `kernel` from `lowered` (the CUDA pipeline's
-/// output, host code included) and `arvr` (the same kernel as MLIRGen made
-/// it, for its output size); `ptxFile` is the PTX (or, with `cubin`, the
-/// cubin) beside it. False, with `error` set, if the host code holds
-/// something the format cannot say (a compiler bug).
-bool writeLaunchManifest(mlir::ModuleOp lowered, mlir::ModuleOp arvr,
-                         const std::string &kernel, const std::string &ptxFile,
-                         bool cubin, llvm::raw_ostream &os, std::string &error);
+/// What a launch needs, read from the host code once: the form both the
+/// text manifest (docs/manifest.md) and the JSON launch plan
+/// (docs/launch-plan.md) are written from. An operand is `aN` (argument
+/// N), `bK` (buffer K), `vK` (value K) or, for a static size, a decimal
+/// integer.
+struct LaunchPlan {
+  struct Argument {
+    unsigned index;
+    bool output;
+    std::string name;
+    bool image;                      ///< Else a scalar.
+    std::string type;                ///< u8, u16, i32, f32, i1.
+    std::optional<int64_t> channels; ///< Images: null when any.
+  };
+  /// A value (`op` not empty) or a buffer (`op` empty), in the order a
+  /// reader evaluates them.
+  struct Definition {
+    std::string id;
+    unsigned bits = 0; ///< Values: wrapped to this width.
+    std::string op;    ///< const, dim, cast, add, cmp, ...
+    std::vector<std::string> operands;
+    std::optional<int64_t> literal; ///< const's value, dim's dimension.
+    std::string predicate;          ///< cmp's: eq ne slt sle sgt sge.
+    unsigned elementBytes = 0;      ///< Buffers.
+    std::string sizes[3];           ///< Buffers: height, width, channels.
+  };
+  struct Launch {
+    std::string entry;
+    std::string grid[3], block[3], shared;
+    std::vector<std::string> args;
+  };
+  std::string kernel, binaryFile;
+  bool cubin = false, batchGridZ = false;
+  unsigned indexBits = 32;
+  std::vector<Argument> arguments;
+  std::vector<std::pair<unsigned, std::vector<std::string>>> outputSizes;
+  std::vector<Definition> definitions;
+  std::vector<Launch> launches;
+};
+
+/// Reads the plan of `kernel` from `lowered` (the CUDA pipeline's output,
+/// host code included) and `arvr` (the same kernel as MLIRGen made it, for
+/// its output size); `binaryFile` is the PTX (or, with `cubin`, the cubin)
+/// beside it. False, with `error` set, if the host code holds something
+/// the plan cannot say (a compiler bug).
+bool buildLaunchPlan(mlir::ModuleOp lowered, mlir::ModuleOp arvr,
+                     const std::string &kernel, const std::string &binaryFile,
+                     bool cubin, LaunchPlan &plan, std::string &error);
+
+/// The text manifest of `plan` (docs/manifest.md, format 1).
+void writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os);
+
+/// The JSON launch plan of `plan` (docs/launch-plan.md, version 1).
+void writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os);
 
 } // namespace arvrc
 

@@ -121,15 +121,18 @@ struct BuildArgs {
   std::string kernel;
   std::optional<std::string> cudaPath;
   std::string manifest; ///< Where the launch manifest goes; "" beside -o.
+  std::string plan;     ///< Where the JSON launch plan goes; "" beside -o.
   bool noCache = false;
   std::vector<std::string> specialize; ///< name=value, image.channels=N
   bool fastMath = false;
 };
 
-/// The launch manifest's default path: `-o out.ptx` -> `out.manifest`.
-std::string defaultManifestPath(const std::string &ptxPath) {
+/// The launch manifest's and plan's default paths: `-o out.ptx` ->
+/// `out.manifest`, `out.plan.json`.
+std::string defaultManifestPath(const std::string &ptxPath,
+                                llvm::StringRef extension = "manifest") {
   llvm::SmallString<128> path(ptxPath);
-  llvm::sys::path::replace_extension(path, "manifest");
+  llvm::sys::path::replace_extension(path, extension);
   return std::string(path);
 }
 
@@ -184,31 +187,41 @@ int runBuild(const BuildArgs &args) {
   std::string ptx;
   if (!compilation.getPtx(ptx))
     return fail("internal compiler error: the pipeline produced no PTX");
-  // Beside a PTX file, the manifest that says how to launch it; written to
-  // a string first, so that a failure leaves neither file behind.
-  std::string manifestPath = args.manifest;
+  // Beside a PTX file, the manifest and the JSON plan that say how to
+  // launch it; written to strings first, so that a failure leaves no file
+  // behind.
+  std::string manifestPath = args.manifest, planPath = args.plan;
   if (manifestPath.empty() && args.output != "-")
     manifestPath = defaultManifestPath(args.output);
-  std::string manifest;
-  if (!manifestPath.empty()) {
+  if (planPath.empty() && args.output != "-")
+    planPath = defaultManifestPath(args.output, "plan.json");
+  std::string manifest, planJson;
+  if (!manifestPath.empty() || !planPath.empty()) {
     const arvr::KernelDecl *kernel =
         selectKernel(compilation.getAst(), args.kernel, args.input);
     std::string error;
-    llvm::raw_string_ostream os(manifest);
+    LaunchPlan plan;
     if (!kernel ||
-        !writeLaunchManifest(
-            compilation.getModule(), compilation.getArvrModule(), kernel->name,
-            std::string(llvm::sys::path::filename(args.output)),
-            emit == Emit::Cubin, os, error))
+        !buildLaunchPlan(compilation.getModule(), compilation.getArvrModule(),
+                         kernel->name,
+                         std::string(llvm::sys::path::filename(args.output)),
+                         emit == Emit::Cubin, plan, error))
       return error.empty() ? kExitError : fail(error);
+    llvm::raw_string_ostream text(manifest), json(planJson);
+    writeManifestText(plan, text);
+    writeLaunchPlanJson(plan, json);
   }
   if (!writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; }))
     return kExitError;
-  if (!manifestPath.empty() &&
-      !writeOutput(manifestPath,
-                   [&](llvm::raw_ostream &os) { os << manifest; })) {
-    if (args.output != "-")
-      llvm::sys::fs::remove(args.output);
+  for (auto [path, contents] :
+       {std::pair(&manifestPath, &manifest), std::pair(&planPath, &planJson)}) {
+    if (path->empty() ||
+        writeOutput(*path, [&](llvm::raw_ostream &os) { os << *contents; }))
+      continue;
+    for (const std::string *written :
+         {&args.output, static_cast<const std::string *>(&manifestPath)})
+      if (*written != "-" && written != path)
+        llvm::sys::fs::remove(*written);
     return kExitError;
   }
   return 0;
@@ -1218,6 +1231,10 @@ int main(int argc, char **argv) {
       "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
+  buildCmd->add_option("--plan", build.plan,
+                       "Where to write the JSON launch plan "
+                       "(docs/launch-plan.md); default: beside the PTX file, "
+                       "as NAME.plan.json");
   buildCmd->add_option("--manifest", build.manifest,
                        "Where to write the launch manifest (docs/manifest.md); "
                        "default: beside the PTX file, as NAME.manifest");
