@@ -47,6 +47,7 @@ struct Compilation::Impl {
   mlir::OwningOpRef<mlir::ModuleOp> arvrModule; ///< Before lowering.
   std::string keptKernel; ///< keepOnlyKernel's name, part of the cache key.
   bool cached = false;
+  std::string cacheFile; ///< Of the last lower(); "" without a cache.
 
   /// The file of the compile cache for this source with `options` and
   /// `cudaPath` (resolved), lowered to `stage`; "" without a cache folder.
@@ -225,7 +226,8 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
   impl->cached = false;
   std::string cudaPath =
       options.cudaPath ? *options.cudaPath : mlir::arvr::findCudaToolkit();
-  std::string cacheFile;
+  std::string &cacheFile = impl->cacheFile;
+  cacheFile.clear();
   if (options.useCache && !options.printIRAfterAll && !options.timing &&
       stage >= Emit::Llvm &&
       (options.target == Target::Cuda || stage == Emit::Llvm))
@@ -321,6 +323,8 @@ bool Compilation::keepOnlyKernel(const std::string &name) {
 const arvr::ModuleAST &Compilation::getAst() const { return impl->ast; }
 mlir::ModuleOp Compilation::getModule() { return *impl->module; }
 bool Compilation::wasCached() const { return impl->cached; }
+
+const std::string &Compilation::getCacheFile() const { return impl->cacheFile; }
 
 mlir::ModuleOp Compilation::getArvrModule() {
   return impl->arvrModule ? *impl->arvrModule : *impl->module;

@@ -10,7 +10,8 @@
 // target, chip and CUDA toolkit, the stage, and arvrc's own executable
 // (its size and time), so that a later compilation of the same kernel by
 // the same arvrc only parses, checks and reads the result. The frontend
-// always runs: its errors and warnings are never skipped.
+// always runs: its errors and warnings are never skipped. For the CPU, the
+// runner keeps the machine code of an entry beside it (CpuKernels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,9 @@ public:
   mlir::ModuleOp getArvrModule();
   /// Whether the last lower() read its result from the compile cache.
   bool wasCached() const;
+  /// The compile cache's entry of the last lower() (read or written), or
+  /// "" when it used no cache.
+  const std::string &getCacheFile() const;
 
 private:
   struct Impl;

@@ -20,12 +20,20 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <array>
 #include <cstring>
@@ -47,25 +55,124 @@ static std::array<int64_t, 3> imageShape(const Bindings &bindings,
 // CPU
 //===----------------------------------------------------------------------===//
 
+/// The object cache's file for `entry` on this host's CPU: machine code
+/// for another CPU (a cache folder shared between machines) is not read.
+static std::string objectCachePath(const std::string &entry) {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> enabled;
+  for (const auto &feature : features)
+    if (feature.getValue())
+      enabled.push_back(feature.getKey().str());
+  std::sort(enabled.begin(), enabled.end());
+  std::string all = llvm::sys::getHostCPUName().str();
+  for (const std::string &feature : enabled)
+    all += "," + feature;
+  return entry + "." + llvm::sys::getHostCPUName().str() + "-" +
+         llvm::utohexstr(llvm::xxh3_64bits(all)) + ".o";
+}
+
+/// A JIT holding the object file `path` (made by an earlier run), with the
+/// process's symbols (the C library's math) to link against; null if it
+/// cannot be read or linked.
+static std::unique_ptr<llvm::orc::LLJIT> loadObject(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return nullptr;
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit) {
+    llvm::consumeError(jit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  auto generator =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator) {
+    llvm::consumeError(generator.takeError());
+    return nullptr;
+  }
+  main.addGenerator(std::move(*generator));
+  if (llvm::Error e = (*jit)->addObjectFile(std::move(*buffer))) {
+    llvm::consumeError(std::move(e));
+    return nullptr;
+  }
+  if (llvm::Error e = (*jit)->initialize(main)) {
+    llvm::consumeError(std::move(e));
+    return nullptr;
+  }
+  return std::move(*jit);
+}
+
 std::unique_ptr<CpuKernels> CpuKernels::create(mlir::ModuleOp module,
-                                               std::string &error) {
+                                               std::string &error,
+                                               const std::string &objectCache) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  std::unique_ptr<CpuKernels> kernels(new CpuKernels());
+  std::string objectFile =
+      objectCache.empty() ? "" : objectCachePath(objectCache);
+  // The entries the module defines (one per kernel), looked up below so
+  // that the machine code is made before it is kept.
+  std::vector<std::string> entries;
+  module.walk([&](mlir::LLVM::LLVMFuncOp func) {
+    if (!func.isExternal() && func.getName().starts_with("_mlir_ciface_"))
+      entries.push_back(func.getName().str());
+  });
+  if (!objectFile.empty() && llvm::sys::fs::exists(objectFile)) {
+    kernels->jit = loadObject(objectFile);
+    // Every entry there, or the file is not this module's: compile again.
+    for (const std::string &name : entries)
+      if (kernels->jit && !kernels->jit->lookup("_mlir_" + name)) {
+        kernels->jit.reset();
+        break;
+      }
+    if (kernels->jit)
+      return kernels;
+  }
   auto optimize = mlir::makeOptimizingTransformer(/*optLevel=*/3,
                                                   /*sizeLevel=*/0,
                                                   /*targetMachine=*/nullptr);
   mlir::ExecutionEngineOptions options;
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.enableObjectDump = !objectFile.empty();
   auto engine = mlir::ExecutionEngine::create(module, options);
   if (!engine) {
     error =
         "cannot JIT-compile the kernel: " + llvm::toString(engine.takeError());
     return nullptr;
   }
-  std::unique_ptr<CpuKernels> kernels(new CpuKernels());
   kernels->engine = std::move(*engine);
+  if (!objectFile.empty() && !entries.empty()) {
+    // Compiled on first lookup; then kept (written aside and renamed, so
+    // that a concurrent run never reads half a file). A cache that cannot
+    // be written is not an error.
+    if (kernels->engine->lookupPacked(entries.front())) {
+      std::string partial = objectFile + ".partial." +
+                            std::to_string(llvm::sys::Process::getProcessId());
+      kernels->engine->dumpToObjectFile(partial);
+      if (llvm::sys::fs::rename(partial, objectFile))
+        llvm::sys::fs::remove(partial);
+    }
+  }
   return kernels;
+}
+
+void (*CpuKernels::entry(const std::string &kernel,
+                         std::string &error))(void **) {
+  std::string name = "_mlir_ciface_" + kernel;
+  if (jit) {
+    auto address = jit->lookup("_mlir_" + name);
+    if (address)
+      return address->toPtr<void (*)(void **)>();
+    error = "cannot run the kernel: " + llvm::toString(address.takeError());
+    return nullptr;
+  }
+  auto function = engine->lookupPacked(name);
+  if (function)
+    return *function;
+  error = "cannot run the kernel: " + llvm::toString(function.takeError());
+  return nullptr;
 }
 
 CpuKernels::~CpuKernels() = default;
@@ -106,7 +213,9 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(std::thread::hardware_concurrency(), rows));
   std::vector<std::array<int64_t, 2>> bands(threads);
-  std::vector<std::string> errors(threads);
+  void (*function)(void **) = entry(kernel, error);
+  if (!function)
+    return false;
   std::vector<std::thread> workers;
   for (int64_t t = 0; t < threads; ++t) {
     bands[t] = {rows * t / threads, rows * (t + 1) / threads};
@@ -114,18 +223,11 @@ bool CpuKernels::run(const std::string &kernel, Bindings &bindings,
       std::vector<void *> bandArgs = args;
       bandArgs.insert(bandArgs.end() - bindings.outputs.size(),
                       {&bands[t][0], &bands[t][1]});
-      if (llvm::Error e =
-              engine->invokePacked("_mlir_ciface_" + kernel, bandArgs))
-        errors[t] = llvm::toString(std::move(e));
+      function(bandArgs.data());
     });
   }
   for (std::thread &worker : workers)
     worker.join();
-  for (const std::string &e : errors)
-    if (!e.empty()) {
-      error = "cannot run the kernel: " + e;
-      return false;
-    }
   return true;
 }
 

@@ -27,6 +27,10 @@ namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
 
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
 namespace arvrc {
 
 /// The value of one argument of the lowered kernel: an image, or a scalar.
@@ -89,15 +93,24 @@ bool checkFunctionExtents(
 /// can then run on any number of images.
 class CpuKernels {
 public:
-  static std::unique_ptr<CpuKernels> create(mlir::ModuleOp module,
-                                            std::string &error);
+  /// With `objectCache` (a compile-cache entry's path), the machine code
+  /// is kept beside it, for this host's CPU, and read back from there by
+  /// a later run instead of being generated again.
+  static std::unique_ptr<CpuKernels>
+  create(mlir::ModuleOp module, std::string &error,
+         const std::string &objectCache = "");
   ~CpuKernels();
   /// Runs the kernel named `kernel`, one band of rows per core.
   bool run(const std::string &kernel, Bindings &bindings, std::string &error);
+  /// Whether the machine code was read from the object cache.
+  bool fromObjectCache() const { return jit != nullptr; }
 
 private:
   CpuKernels() = default;
+  /// The packed entry of `kernel` (`void(void **)`), or null (error set).
+  void (*entry(const std::string &kernel, std::string &error))(void **);
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit; ///< When read from the cache.
 };
 
 /// Where the time of a GPU run goes, in seconds (summed over runs): copies

@@ -739,7 +739,9 @@ int runRun(const RunArgs &args) {
     return kExitError;
   std::string error;
   std::unique_ptr<CpuKernels> cpu;
-  if (!driver && !(cpu = CpuKernels::create(compilation.getModule(), error)))
+  // The machine code kept beside the compile cache's entry, for this CPU.
+  if (!driver && !(cpu = CpuKernels::create(compilation.getModule(), error,
+                                            compilation.getCacheFile())))
     return fail(error);
   Clock::duration compileTime = Clock::now() - start;
 
@@ -1002,7 +1004,11 @@ int runRun(const RunArgs &args) {
         driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
         total > 0 ? n / total : 0.0, seconds(compileTime), 1e3 * runSeconds / n,
         1e3 * ioSeconds / n,
-        compilation.wasCached() ? ", from the compile cache" : "", split);
+        !compilation.wasCached() ? ""
+        : cpu && cpu->fromObjectCache()
+            ? ", from the compile cache, machine code too"
+            : ", from the compile cache",
+        split);
   }
   return 0;
 }
