@@ -53,7 +53,7 @@ struct Scatter {
   Operation *term;                  // select(k == p, t, 0) or extui(k == p).
   arith::CmpIOp compare;
   Value key, value; // k and t (t null for extui: 1).
-  Value pointShift; // p = index_cast(point) + pointShift (null: 0).
+  Value pointShift; // p = point + pointShift, i32 or index (null: 0).
 };
 
 /// Whether `v` is the i32 constant 0.
