@@ -121,11 +121,15 @@ std::unique_ptr<CpuKernels> CpuKernels::create(mlir::ModuleOp module,
   if (!objectFile.empty() && llvm::sys::fs::exists(objectFile)) {
     kernels->jit = loadObject(objectFile);
     // Every entry there, or the file is not this module's: compile again.
-    for (const std::string &name : entries)
-      if (kernels->jit && !kernels->jit->lookup("_mlir_" + name)) {
-        kernels->jit.reset();
+    for (const std::string &name : entries) {
+      if (!kernels->jit)
         break;
+      auto address = kernels->jit->lookup("_mlir_" + name);
+      if (!address) {
+        llvm::consumeError(address.takeError());
+        kernels->jit.reset();
       }
+    }
     if (kernels->jit)
       return kernels;
   }
@@ -143,11 +147,16 @@ std::unique_ptr<CpuKernels> CpuKernels::create(mlir::ModuleOp module,
     return nullptr;
   }
   kernels->engine = std::move(*engine);
-  if (!objectFile.empty() && !entries.empty()) {
+  // Kept only beside an entry the cache holds (one that could not be
+  // written, in a folder that is not one, gets no object either).
+  if (!objectFile.empty() && !entries.empty() &&
+      llvm::sys::fs::exists(objectCache)) {
     // Compiled on first lookup; then kept (written aside and renamed, so
-    // that a concurrent run never reads half a file). A cache that cannot
-    // be written is not an error.
-    if (kernels->engine->lookupPacked(entries.front())) {
+    // that a concurrent run never reads half a file).
+    auto compiled = kernels->engine->lookupPacked(entries.front());
+    if (!compiled) {
+      llvm::consumeError(compiled.takeError());
+    } else {
       std::string partial = objectFile + ".partial." +
                             std::to_string(llvm::sys::Process::getProcessId());
       kernels->engine->dumpToObjectFile(partial);
