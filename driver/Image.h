@@ -85,10 +85,14 @@ bool isPfmPath(const std::string &path);
 bool checkOutputPath(const std::string &path, int elementBytes, int channels,
                      std::string &error);
 
+/// The default deflate level of PNG outputs: 1, the fastest, as OpenCV's.
+constexpr int kDefaultPngLevel = 1;
+
 /// Writes `image` to `path` in the format its extension names (.pfm for
-/// f32 images, .png, .ppm or .pgm for u16, another for u8).
-bool writeImage(const std::string &path, const Image &image,
-                std::string &error);
+/// f32 images, .png, .ppm or .pgm for u16, another for u8); a PNG is
+/// deflated at `pngLevel` (0 to 9).
+bool writeImage(const std::string &path, const Image &image, std::string &error,
+                int pngLevel = kDefaultPngLevel);
 
 } // namespace arvrc
 

@@ -244,6 +244,7 @@ struct RunArgs {
   std::string frameSize; ///< WxH of NV12 frames, if not in their names.
   bool noCache = false;
   bool fastMath = false;
+  int pngLevel = kDefaultPngLevel; ///< Deflate level of PNG outputs.
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -835,12 +836,12 @@ int runRun(const RunArgs &args) {
     std::string error;
     double seconds = 0;
   };
-  auto write = [seconds](std::vector<std::string> paths,
-                         std::vector<Image> images) {
+  auto write = [seconds, level = args.pngLevel](std::vector<std::string> paths,
+                                                std::vector<Image> images) {
     Clock::time_point writeStart = Clock::now();
     Written written;
     for (auto [path, image] : llvm::zip(paths, images))
-      if (!writeImage(path, image, written.error))
+      if (!writeImage(path, image, written.error, level))
         break;
     written.seconds = seconds(Clock::now() - writeStart);
     return written;
@@ -1299,6 +1300,11 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--no-cache", run.noCache,
                    "Neither read nor write the compile cache "
                    "($XDG_CACHE_HOME/arvrc or ~/.cache/arvrc)");
+  runCmd
+      ->add_option("--png-level", run.pngLevel,
+                   "Deflate level of PNG outputs: 0 (none) to 9 (smallest, "
+                   "slowest); default 1, the fastest, as OpenCV's")
+      ->check(CLI::Range(0, 9));
   runCmd->footer(
       "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3\n"
