@@ -20,6 +20,12 @@
 using namespace arvr;
 using namespace arvr::sema;
 
+/// "1 coordinate was given", "3 arguments were given": `count` of `noun`.
+static std::string givenCount(size_t count, llvm::StringRef noun) {
+  return std::to_string(count) + " " + noun.str() +
+         (count == 1 ? " was" : "s were") + " given";
+}
+
 bool KernelChecker::checkArgCount(CallExpr &call, size_t count) {
   if (call.args.size() == count)
     return true;
@@ -299,8 +305,7 @@ bool KernelChecker::checkSample(CallExpr &call, const FuncDef *func) {
   if (call.args.size() < 4 || call.args.size() > 5) {
     diags.error(call.getLoc(),
                 "'sample' takes (image, u, v, c, bilinear|nearest), but " +
-                    llvm::Twine(call.args.size()) + " argument" +
-                    (call.args.size() == 1 ? " was" : "s were") + " given",
+                    givenCount(call.args.size(), "argument"),
                 call.getRange());
     return false;
   }
@@ -396,8 +401,7 @@ bool KernelChecker::checkImageRead(CallExpr &call, unsigned paramIndex,
     diags.error(call.getLoc(),
                 "reading image '" + image.name + "' takes (x, y, c)" +
                     llvm::Twine(oneChannel ? " or (x, y)" : "") + ", but " +
-                    llvm::Twine(call.args.size()) + " coordinate" +
-                    (call.args.size() == 1 ? " was" : "s were") + " given",
+                    givenCount(call.args.size(), "coordinate"),
                 call.getRange());
     return false;
   }
@@ -422,8 +426,7 @@ bool KernelChecker::checkNv12Read(CallExpr &call, const Param &frame,
     diags.error(call.getLoc(),
                 "'" + frame.name + "." + call.method + "' takes " +
                     (call.plane ? "(x, y, c)" : "(x, y)") + ", but " +
-                    llvm::Twine(call.args.size()) + " coordinate" +
-                    (call.args.size() == 1 ? " was" : "s were") + " given",
+                    givenCount(call.args.size(), "coordinate"),
                 call.getRange());
     return false;
   }

@@ -135,6 +135,15 @@ static Value materialize(Value v, scf::ParallelOp points, OpBuilder *b,
   return copy->getResult(cast<OpResult>(v).getResultNumber());
 }
 
+/// Whether `materialize` can compute `v` before the domain loop (`row`,
+/// the stage's row index or null, standing for 0).
+static bool canMaterialize(Value v, scf::ParallelOp points, Value row) {
+  IRMapping probe;
+  if (row)
+    probe.map(row, row);
+  return static_cast<bool>(materialize(v, points, nullptr, probe));
+}
+
 /// The reduction loops' chain from the stored sum: each an scf.for of
 /// step 1 summing from 0 (one iter_arg), its yield `acc + x`, x the next
 /// loop's result or (innermost) the term.
@@ -148,11 +157,8 @@ static FailureOr<Operation *> findChain(Value sum, scf::ParallelOp points,
         !loop.getResult(0).getType().isInteger(32) ||
         !matchPattern(loop.getStep(), m_One()))
       return failure();
-    IRMapping probe;
-    if (rowIndex)
-      probe.map(rowIndex, rowIndex);
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
-      if (!materialize(bound, points, nullptr, probe))
+      if (!canMaterialize(bound, points, rowIndex))
         return failure();
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     x = addend(yield.getOperand(0).getDefiningOp(), loop.getRegionIterArg(0));
@@ -170,9 +176,6 @@ static FailureOr<Operation *> findChain(Value sum, scf::ParallelOp points,
 /// point or values of the enclosing stage's body, or writes memory.
 static bool independentOfPoint(Scatter &s) {
   Block *stageBody = s.points.getBody();
-  IRMapping probe;
-  if (s.row)
-    probe.map(s.row, s.row);
   bool independent = true;
   s.loops.front()->walk([&](Operation *op) {
     if (op == s.compare.getOperation())
@@ -182,7 +185,7 @@ static bool independentOfPoint(Scatter &s) {
       independent = false;
     for (Value operand : op->getOperands())
       if (operand.getParentBlock() == stageBody &&
-          !materialize(operand, s.points, nullptr, probe))
+          !canMaterialize(operand, s.points, s.row))
         independent = false;
   });
   return independent;
@@ -241,13 +244,9 @@ static std::optional<Scatter> match(scf::ParallelOp points) {
   // The stored place: the point in the buffer's x, the rest fixed.
   auto indices = s.store.getIndices();
   Value iv = points.getInductionVars().back();
-  IRMapping probe;
-  if (s.row)
-    probe.map(s.row, s.row);
   if (indices.size() != 3 || indices[1] != iv ||
-      !materialize(indices[0], points, nullptr, probe) ||
-      !materialize(indices[2], points, nullptr, probe) ||
-      !independentOfPoint(s))
+      !canMaterialize(indices[0], points, s.row) ||
+      !canMaterialize(indices[2], points, s.row) || !independentOfPoint(s))
     return std::nullopt;
   return s;
 }
