@@ -19,8 +19,10 @@
 // frame through arvrc's kernels.
 //
 //   arvr_bench --manifests DIR [--photo photo.ppm] [--reps N] [--csv FILE]
+//              [--set main|more]
 //
-// DIR holds lens_undistort.manifest, gaussian_blur.manifest and
+// `--set more` runs five other examples instead (more_examples.cuh). DIR
+// holds lens_undistort.manifest, gaussian_blur.manifest and
 // nv12_to_rgb.manifest with their PTX (arvrc build ... -o DIR/NAME.ptx).
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +36,9 @@
 #include <nppi_color_conversion.h>
 #include <nppi_filtering_functions.h>
 #include <nppi_geometry_transforms.h>
+#endif
+#ifdef ARVR_BENCH_NPP_MORE
+#include <npp.h>
 #endif
 
 #include <algorithm>
@@ -398,7 +403,42 @@ struct Impl {
 struct Case {
   std::string kernel; ///< arvrc's example name
   double idealBytesPerPixel;
+  bool f32 = false; ///< Outputs of floats, compared as floats.
 };
+
+/// How far `other` is from `reference`, as "max abs diff ...", and that
+/// distance in the outputs' unit (bytes, or floats for `f32`).
+std::pair<std::string, double>
+agreementOf(const std::vector<uint8_t> &reference,
+            const std::vector<uint8_t> &other, bool f32) {
+  if (reference.size() != other.size())
+    return {"outputs of other sizes", 1e30};
+  char buf[128];
+  if (f32) {
+    size_t n = reference.size() / 4;
+    std::vector<float> a(n), b(n);
+    std::memcpy(a.data(), reference.data(), n * 4);
+    std::memcpy(b.data(), other.data(), n * 4);
+    double maxAbs = 0, peak = 0;
+    for (size_t k = 0; k < n; ++k) {
+      maxAbs = std::max(maxAbs, double(std::fabs(a[k] - b[k])));
+      peak = std::max(peak, double(std::fabs(a[k])));
+    }
+    std::snprintf(buf, sizeof buf, "max abs diff %.3g (%.2g of the peak)",
+                  maxAbs, peak > 0 ? maxAbs / peak : 0.0);
+    return {buf, maxAbs};
+  }
+  int maxAbs = 0;
+  size_t beyondOne = 0;
+  for (size_t k = 0; k < reference.size(); ++k) {
+    int d = std::abs(int(reference[k]) - int(other[k]));
+    maxAbs = std::max(maxAbs, d);
+    beyondOne += d > 1;
+  }
+  std::snprintf(buf, sizeof buf, "max abs diff %d, %.3f%% beyond 1", maxAbs,
+                100.0 * beyondOne / std::max<size_t>(1, reference.size()));
+  return {buf, double(maxAbs)};
+}
 
 /// Whether a batch of 8 (the same input in every frame) gives each frame
 /// of every implementation its output of one frame (`outputs`), byte for
@@ -458,17 +498,9 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
     return;
   std::vector<std::string> agreement(impls.size(), "reference");
   for (size_t i = 1; i < impls.size(); ++i) {
-    int maxAbs = 0;
-    size_t beyondOne = 0;
-    for (size_t k = 0; k < outputs[0].size(); ++k) {
-      int d = std::abs(int(outputs[0][k]) - int(outputs[i][k]));
-      maxAbs = std::max(maxAbs, d);
-      beyondOne += d > 1;
-    }
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "max abs diff %d, %.3f%% beyond 1", maxAbs,
-                  100.0 * beyondOne / outputs[0].size());
-    agreement[i] = buf;
+    auto [text, maxAbs] = agreementOf(outputs[0], outputs[i], c.f32);
+    const char *buf = text.c_str();
+    agreement[i] = text;
     bool mustAgree = impls[i].name != "NPP";
     if (mustAgree && maxAbs > 1) {
       // Reported, and nothing timed: a wrong kernel's speed means nothing.
@@ -1012,10 +1044,13 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
   cudaFreeHost(hostOut);
 }
 
+// The second set (`--set more`): five more examples.
+#include "more_examples.cuh"
+
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string manifests, photoPath, csvPath = "bench.csv";
+  std::string manifests, photoPath, csvPath = "bench.csv", set = "main";
   int reps = 60;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -1032,14 +1067,18 @@ int main(int argc, char **argv) {
       reps = std::stoi(value());
     else if (a == "--csv")
       csvPath = value();
+    else if (a == "--set")
+      set = value();
     else
       die("unknown option " + a);
   }
   if (manifests.empty())
     die("usage: arvr_bench --manifests DIR [--photo P.ppm] [--reps N] [--csv "
-        "F]");
+        "F] [--set main|more]");
   if (reps < 50)
     die("at least 50 repetitions");
+  if (set != "main" && set != "more")
+    die("--set takes main (the three examples) or more (five others)");
 
   CUDA(cudaFree(nullptr)); // The runtime's primary context, shared below.
   CU(cuInit(0));
@@ -1064,6 +1103,11 @@ int main(int argc, char **argv) {
   HostImage photo;
   if (!photoPath.empty())
     photo = readPnm(photoPath);
+  if (set == "more") {
+    benchMoreExamples(manifests, photo, reps, stream);
+    CUDA(cudaStreamDestroy(stream));
+    return 0;
+  }
 
   ArvrKernel lens, gauss, nv12;
   lens.load(manifests, "lens_undistort");

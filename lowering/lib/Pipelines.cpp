@@ -124,6 +124,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // memory so that each store instruction writes contiguous bytes.
   pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
+  // What is computed from parameters alone, once per thread rather than
+  // once per point, channel and version (interior, border).
+  pm.addPass(createArvrHoistUniform());
   // Opt-in: divisions by a value fixed for all points as products, once
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)

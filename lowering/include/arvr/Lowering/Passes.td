@@ -231,6 +231,23 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   }];
 }
 
+def ArvrHoistUniform : Pass<"arvr-hoist-uniform", "::mlir::ModuleOp"> {
+  let summary = "Compute what is the same for every thread once per thread";
+  let description = [{
+    In each `gpu.launch`, operations computed from the kernel's parameters
+    alone (values defined outside the launch, constants, and what is
+    computed from them: a rotation's sines and cosines, a focal length's
+    reciprocal) move to the top of the launch body, out of the guards and
+    per-point copies they sit in, and CSE then keeps one of each: every
+    thread computes them once instead of once per point and channel. Only
+    operations without memory effects or regions that are speculatable
+    move (an integer division that could trap stays); constants, ids and
+    whatever depends on them or on loads stay. Values do not change. Run
+    after `arvr-map-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
   let summary = "Let a batch of same-size frames run as one launch per "
                 "kernel, the frames as the grid's z dimension";
