@@ -102,7 +102,8 @@ def main():
     out.append(f"Device-to-device copy, measured in the same run: "
                f"**{extra.get('copy_GBps', 0):.0f} GB/s** (read + write). "
                "The floor of a kernel is its ideal bytes (each input read once, "
-               "each output written once: lens and Gaussian 6 B/pixel, NV12 4.5) "
+               "each output written once: lens, Gaussian, bilateral and warp 6 "
+               "B/pixel, NV12 4.5, Harris 5, pyr_down 3.98, stereo 3) "
                "at that bandwidth; `% of copy` = floor / time.\n")
     out.append("Times are medians of the timed repetitions (CUDA events, after "
                "warm-up, implementations interleaved, buffers rotated over more "
