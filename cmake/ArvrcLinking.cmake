@@ -38,3 +38,18 @@ function(arvrc_link_mlir target)
     target_link_libraries(${target} PRIVATE MLIR LLVM)
   endif()
 endfunction()
+
+# Links `target` (the runtime library) against LLVMSupport alone, for
+# llvm::json and file reading: Debian's libLLVM.so by default; with
+# ARVRC_STATIC, the archives (built position-independent), so that the
+# library needs no LLVM where it runs.
+function(arvrc_link_llvm_support target)
+  if(ARVRC_STATIC)
+    target_link_libraries(${target} PRIVATE
+      ${ARVRC_LLVM_ROOT}/lib/libLLVMSupport.a
+      ${ARVRC_LLVM_ROOT}/lib/libLLVMDemangle.a
+      ${ARVRC_ZSTD_STATIC} ${ARVRC_Z_STATIC} pthread dl m rt)
+  else()
+    target_link_libraries(${target} PRIVATE LLVM)
+  endif()
+endfunction()

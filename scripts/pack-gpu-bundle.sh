@@ -8,13 +8,18 @@ cd "$root"
 
 cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
   -DARVRC_STATIC=ON -DARVRC_BUILD_TESTS=OFF >/dev/null
-ninja -C build-static -j2 arvrc
+ninja -C build-static -j2 arvrc arvr_runtime
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 bundle="$stage/arvrc"
 mkdir -p "$bundle/bin" "$bundle/tests" "$bundle/scripts"
 strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
+# The runtime library (LLVM linked in, statically) and its headers.
+mkdir -p "$bundle/lib" "$bundle/include" "$bundle/tests/runtime"
+strip --strip-unneeded -o "$bundle/lib/libarvr_runtime.so.1" build-static/runtime/libarvr_runtime.so.1
+cp -r runtime/include/arvr "$bundle/include/"
+cp tests/runtime/gpu_run.cpp "$bundle/tests/runtime/"
 cp -r examples "$bundle/"
 cp -r tests/data tests/golden "$bundle/tests/"
 mkdir -p "$bundle/tests/lit/Driver/Inputs" "$bundle/tests/lit/Frontend" "$bundle/bench"

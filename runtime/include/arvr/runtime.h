@@ -1,0 +1,106 @@
+/*===- arvr/runtime.h - Run kernels compiled by arvrc -------------*- C -*-===*
+ *
+ * The arvr runtime's C API: load a kernel that `arvrc build` compiled (its
+ * launch plan, NAME.plan.json, and the PTX or cubin beside it), bind device
+ * buffers and scalars to its arguments, and launch it on the caller's CUDA
+ * stream. libcuda is loaded when the first kernel is opened; the caller's
+ * current context is used (the device's primary context if there is none).
+ * Every call returns a status; on failure arvr_last_error() says why, for
+ * the calling thread. Nothing is allocated on the caller's behalf but the
+ * intermediate buffers a kernel's plan asks for, kept until it is closed.
+ * docs/runtime.md has a complete example.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef ARVR_RUNTIME_H
+#define ARVR_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ARVR_API __attribute__((visibility("default")))
+#else
+#define ARVR_API
+#endif
+
+typedef enum arvr_status {
+  ARVR_OK = 0,
+  /** A null pointer, an argument index out of range, a scalar bound to an
+   *  image argument, sizes that are not positive. */
+  ARVR_ERROR_INVALID_ARGUMENT = 1,
+  /** The plan or its binary cannot be read. */
+  ARVR_ERROR_IO = 2,
+  /** The plan is not a launch plan of this version, or is malformed. */
+  ARVR_ERROR_PLAN = 3,
+  /** The arguments bound do not make a launch: one is unbound, an image has
+   *  the wrong channels, a size computed from them is out of range. */
+  ARVR_ERROR_BINDING = 4,
+  /** No CUDA driver, or a driver call failed (the binary does not load, a
+   *  launch fails). */
+  ARVR_ERROR_CUDA = 5,
+} arvr_status;
+
+typedef struct arvr_kernel arvr_kernel;
+
+typedef struct arvr_arg_info {
+  const char *name; /**< As in the kernel; valid while it is open. */
+  const char *type; /**< u8 u16 i32 f32 (images); i32 f32 i1 (scalars). */
+  int is_image;     /**< Else a scalar. */
+  int is_output;
+  int channels; /**< Images: 1-4, or 0 when any. */
+} arvr_arg_info;
+
+/** Why the last call on this thread that failed did; "" if none did. */
+ARVR_API const char *arvr_last_error(void);
+
+/** Reads the plan at `plan_path` and the binary it names (relative to the
+ *  plan). The binary is loaded into the current CUDA context at the first
+ *  launch. */
+ARVR_API arvr_status arvr_kernel_open(const char *plan_path,
+                                      arvr_kernel **kernel);
+/** Frees the kernel's module and buffers; null is ignored. */
+ARVR_API void arvr_kernel_close(arvr_kernel *kernel);
+
+/** The kernel's name in its .arvr file. */
+ARVR_API const char *arvr_kernel_name(const arvr_kernel *kernel);
+/** Its arguments, inputs then outputs, as the plan lists them. */
+ARVR_API int arvr_kernel_num_args(const arvr_kernel *kernel);
+ARVR_API arvr_status arvr_kernel_arg_info(const arvr_kernel *kernel, int index,
+                                          arvr_arg_info *info);
+/** The index of the argument named `name`, or -1. */
+ARVR_API int arvr_kernel_find_arg(const arvr_kernel *kernel, const char *name);
+
+/** Binds image argument `index` to `width` x `height` pixels of `channels`
+ *  interleaved elements at `device_ptr` (a CUdeviceptr), rows unpadded.
+ *  With several frames (arvr_kernel_launch), the first frame: the others
+ *  follow it, each of the same size. */
+ARVR_API arvr_status arvr_kernel_bind_image(arvr_kernel *kernel, int index,
+                                            uint64_t device_ptr, int width,
+                                            int height, int channels);
+ARVR_API arvr_status arvr_kernel_bind_f32(arvr_kernel *kernel, int index,
+                                          float value);
+ARVR_API arvr_status arvr_kernel_bind_i32(arvr_kernel *kernel, int index,
+                                          int32_t value);
+ARVR_API arvr_status arvr_kernel_bind_bool(arvr_kernel *kernel, int index,
+                                           int value);
+
+/** The size output `index` has for the inputs and scalars bound so far. */
+ARVR_API arvr_status arvr_kernel_output_size(arvr_kernel *kernel, int index,
+                                             int *width, int *height,
+                                             int *channels);
+
+/** Launches the kernel on `frames` frames (1 or more) on `stream` (a
+ *  CUstream or cudaStream_t; null: the default stream) and returns without
+ *  waiting. Every argument must be bound, outputs at their sizes. */
+ARVR_API arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream,
+                                        int frames);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ARVR_RUNTIME_H */

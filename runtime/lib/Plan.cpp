@@ -1,0 +1,493 @@
+//===- Plan.cpp - A launch plan read, checked and evaluated ---------------===//
+//
+// parsePlan reads the JSON of docs/launch-plan.md with llvm::json and checks
+// it whole: the format and version, each key's type, each operation, and
+// that every reference names an argument, buffer or earlier value that
+// exists (so evaluation never looks anything up that is not there).
+// Evaluation computes the values as signed integers wrapped to their
+// widths, as the generated code would, and lays out each launch's
+// parameters: an image as the nine fields of a memref descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Plan.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/JSON.h"
+
+using namespace arvr::runtime;
+namespace json = llvm::json;
+
+namespace {
+
+/// Reads one plan, keeping the path of what it reads for errors.
+class Reader {
+public:
+  Reader(Plan &plan, std::string &error) : plan(plan), error(error) {}
+  bool read(const json::Object &root);
+
+private:
+  bool fail(const std::string &where, const std::string &what) {
+    error = "launch plan: " + where + ": " + what;
+    return false;
+  }
+  bool string(const json::Object &o, llvm::StringRef key,
+              const std::string &where, std::string &out) {
+    std::optional<llvm::StringRef> s = o.getString(key);
+    if (!s)
+      return fail(where, "'" + key.str() + "' must be a string");
+    out = s->str();
+    return true;
+  }
+  bool integer(const json::Object &o, llvm::StringRef key,
+               const std::string &where, int64_t low, int64_t high,
+               int64_t &out) {
+    std::optional<int64_t> n = o.getInteger(key);
+    if (!n || *n < low || *n > high)
+      return fail(where, "'" + key.str() + "' must be an integer in [" +
+                             std::to_string(low) + ", " + std::to_string(high) +
+                             "]");
+    out = *n;
+    return true;
+  }
+  /// An operand, which may refer to arguments, the first `buffers`
+  /// buffers and the first `values` values.
+  bool operand(const json::Value &v, const std::string &where, Operand &out,
+               size_t buffers, size_t values);
+  bool operands(const json::Object &o, llvm::StringRef key,
+                const std::string &where, size_t count,
+                std::vector<Operand> &out, size_t buffers, size_t values);
+  bool argument(const json::Object &o, const std::string &where);
+  bool value(const json::Object &o, const std::string &where);
+  bool buffer(const json::Object &o, const std::string &where);
+  bool launch(const json::Object &o, const std::string &where);
+  /// Each object of the array `key` of `root`, read by `each`.
+  template <typename Each>
+  bool array(const json::Object &root, llvm::StringRef key, Each each) {
+    const json::Array *items = root.getArray(key);
+    if (!items)
+      return fail(key.str(), "must be an array");
+    for (size_t i = 0; i < items->size(); ++i) {
+      std::string where = key.str() + "[" + std::to_string(i) + "]";
+      const json::Object *o = (*items)[i].getAsObject();
+      if (!o)
+        return fail(where, "must be an object");
+      if (!each(*o, where))
+        return false;
+    }
+    return true;
+  }
+
+  Plan &plan;
+  std::string &error;
+};
+
+bool Reader::operand(const json::Value &v, const std::string &where,
+                     Operand &out, size_t buffers, size_t values) {
+  if (std::optional<int64_t> n = v.getAsInteger()) {
+    out = {Operand::Literal, *n};
+    return true;
+  }
+  std::optional<llvm::StringRef> s = v.getAsString();
+  int64_t index = 0;
+  if (!s || s->size() < 2 || s->drop_front().getAsInteger(10, index) ||
+      index < 0)
+    return fail(where, "an operand must be an integer or \"aN\", \"bN\", "
+                       "\"vN\"");
+  char kind = s->front();
+  size_t limit = kind == 'a'   ? plan.arguments.size()
+                 : kind == 'b' ? buffers
+                 : kind == 'v' ? values
+                               : 0;
+  if (static_cast<size_t>(index) >= limit)
+    return fail(where, "'" + s->str() + "' is not defined before this use");
+  out = {kind == 'a'   ? Operand::Argument
+         : kind == 'b' ? Operand::Buffer
+                       : Operand::Value,
+         index};
+  return true;
+}
+
+bool Reader::operands(const json::Object &o, llvm::StringRef key,
+                      const std::string &where, size_t count,
+                      std::vector<Operand> &out, size_t buffers,
+                      size_t values) {
+  const json::Array *items = o.getArray(key);
+  if (!items || (count && items->size() != count))
+    return fail(where, "'" + key.str() + "' must be an array" +
+                           (count ? " of " + std::to_string(count) : ""));
+  out.resize(items->size());
+  for (size_t i = 0; i < items->size(); ++i)
+    if (!operand((*items)[i], where + "." + key.str(), out[i], buffers, values))
+      return false;
+  return true;
+}
+
+bool Reader::argument(const json::Object &o, const std::string &where) {
+  PlanArgument arg;
+  std::string role, kind, id;
+  if (!string(o, "id", where, id) || !string(o, "name", where, arg.name) ||
+      !string(o, "role", where, role) || !string(o, "kind", where, kind) ||
+      !string(o, "type", where, arg.type))
+    return false;
+  if (id != "a" + std::to_string(plan.arguments.size()))
+    return fail(where, "arguments must be a0, a1, ... in order");
+  if ((role != "input" && role != "output") ||
+      (kind != "image" && kind != "scalar"))
+    return fail(where, "role must be input or output, kind image or scalar");
+  arg.output = role == "output";
+  arg.image = kind == "image";
+  bool known = arg.image ? llvm::is_contained({"u8", "u16", "i32", "f32"},
+                                              llvm::StringRef(arg.type))
+                         : llvm::is_contained({"i32", "f32", "i1"},
+                                              llvm::StringRef(arg.type));
+  if (!known || (arg.output && !arg.image))
+    return fail(where, "no argument of type " + arg.type + " (" + kind + ")");
+  if (arg.image) {
+    const json::Value *channels = o.get("channels");
+    int64_t c = 0;
+    if (!channels ||
+        (!channels->getAsNull() && !integer(o, "channels", where, 1, 4, c)))
+      return fail(where, "'channels' must be 1 to 4 or null");
+    arg.channels = static_cast<int>(c);
+  }
+  plan.arguments.push_back(arg);
+  return true;
+}
+
+bool Reader::value(const json::Object &o, const std::string &where) {
+  PlanValue v;
+  std::string id;
+  int64_t bits = 0;
+  if (!string(o, "id", where, id) || !string(o, "op", where, v.op) ||
+      !integer(o, "bits", where, 1, 64, bits))
+    return false;
+  if (id != "v" + std::to_string(plan.values.size()))
+    return fail(where, "values must be v0, v1, ... in order");
+  v.bits = static_cast<unsigned>(bits);
+  size_t arity = llvm::StringSwitch<size_t>(v.op)
+                     .Case("const", 0)
+                     .Cases({"dim", "cast"}, 1)
+                     .Case("select", 3)
+                     .Cases({"add", "sub", "mul", "ceildiv", "floordiv", "div",
+                             "rem", "min", "max", "and", "or", "xor", "cmp"},
+                            2)
+                     .Default(~size_t(0));
+  if (arity == ~size_t(0))
+    return fail(where, "unknown operation '" + v.op + "'");
+  if (!operands(o, "operands", where, arity, v.operands, 0, plan.values.size()))
+    return false;
+  if (arity == 0 && !v.operands.empty())
+    return fail(where, "const takes no operands");
+  if (v.op == "const" &&
+      !integer(o, "value", where, INT64_MIN, INT64_MAX, v.literal))
+    return false;
+  if (v.op == "dim") {
+    const Operand &image = v.operands[0];
+    if (image.kind != Operand::Argument || !plan.arguments[image.number].image)
+      return fail(where, "dim takes an image argument");
+    if (!integer(o, "dim", where, 0, 2, v.literal))
+      return false;
+  }
+  if (v.op == "cmp" &&
+      (!string(o, "predicate", where, v.predicate) ||
+       !llvm::is_contained({"eq", "ne", "slt", "sle", "sgt", "sge"},
+                           llvm::StringRef(v.predicate))))
+    return fail(where, "cmp's predicate must be eq ne slt sle sgt sge");
+  plan.values.push_back(std::move(v));
+  return true;
+}
+
+bool Reader::buffer(const json::Object &o, const std::string &where) {
+  PlanBuffer b;
+  std::string id;
+  int64_t bytes = 0;
+  std::vector<Operand> size;
+  if (!string(o, "id", where, id) ||
+      !integer(o, "elementBytes", where, 1, 8, bytes) ||
+      !operands(o, "size", where, 3, size, 0, plan.values.size()))
+    return false;
+  if (id != "b" + std::to_string(plan.buffers.size()))
+    return fail(where, "buffers must be b0, b1, ... in order");
+  b.elementBytes = static_cast<unsigned>(bytes);
+  std::copy(size.begin(), size.end(), b.size.begin());
+  plan.buffers.push_back(b);
+  return true;
+}
+
+bool Reader::launch(const json::Object &o, const std::string &where) {
+  PlanLaunch l;
+  std::vector<Operand> grid, block, shared(1);
+  size_t b = plan.buffers.size(), v = plan.values.size();
+  if (!string(o, "entry", where, l.entry) ||
+      !operands(o, "grid", where, 3, grid, b, v) ||
+      !operands(o, "block", where, 3, block, b, v) ||
+      !operands(o, "args", where, 0, l.args, b, v))
+    return false;
+  const json::Value *sharedBytes = o.get("sharedBytes");
+  if (!sharedBytes ||
+      !operand(*sharedBytes, where + ".sharedBytes", l.shared, b, v))
+    return fail(where, "'sharedBytes' must be an operand");
+  for (const Operand &geometry : llvm::concat<const Operand>(grid, block))
+    if (geometry.kind == Operand::Argument || geometry.kind == Operand::Buffer)
+      return fail(where, "a grid or block size must be a number or value");
+  for (const Operand &arg : l.args)
+    if (arg.kind == Operand::Literal)
+      return fail(where, "an argument of a launch must be a reference");
+  std::copy(grid.begin(), grid.end(), l.grid.begin());
+  std::copy(block.begin(), block.end(), l.block.begin());
+  plan.launches.push_back(std::move(l));
+  return true;
+}
+
+bool Reader::read(const json::Object &root) {
+  std::string format;
+  int64_t version = 0, indexBits = 0;
+  if (!string(root, "format", "plan", format) || format != "arvrc-launch-plan")
+    return fail("plan", "not an arvrc launch plan ('format')");
+  if (!integer(root, "version", "plan", 1, 1, version) ||
+      !string(root, "kernel", "plan", plan.kernel) ||
+      !integer(root, "indexBits", "plan", 32, 64, indexBits))
+    return false;
+  if (indexBits != 32 && indexBits != 64)
+    return fail("plan", "'indexBits' must be 32 or 64");
+  plan.indexBits = static_cast<unsigned>(indexBits);
+  const json::Object *binary = root.getObject("binary");
+  std::string kind;
+  if (!binary || !string(*binary, "kind", "binary", kind) ||
+      !string(*binary, "file", "binary", plan.binaryFile) ||
+      (kind != "ptx" && kind != "cubin"))
+    return fail("binary", "must be {\"kind\": \"ptx\" | \"cubin\", "
+                          "\"file\": NAME}");
+  plan.cubin = kind == "cubin";
+  const json::Value *batch = root.get("batch");
+  if (!batch || (!batch->getAsNull() && batch->getAsString() != "grid-z"))
+    return fail("batch", "must be \"grid-z\" or null");
+  plan.batchGridZ = !batch->getAsNull();
+  return array(root, "arguments",
+               [&](auto &o, auto &w) { return argument(o, w); }) &&
+         array(root, "values", [&](auto &o, auto &w) { return value(o, w); }) &&
+         array(root, "buffers",
+               [&](auto &o, auto &w) { return buffer(o, w); }) &&
+         array(root, "outputSizes",
+               [&](auto &o, auto &w) {
+                 std::vector<Operand> output(1), size;
+                 const json::Value *ref = o.get("output");
+                 if (!ref || !operand(*ref, w, output[0], 0, 0) ||
+                     output[0].kind != Operand::Argument ||
+                     !plan.arguments[output[0].number].output)
+                   return fail(w, "'output' must name an output argument");
+                 if (!operands(o, "size", w, 3, size, 0, plan.values.size()))
+                   return false;
+                 plan.outputSizes.push_back(
+                     {unsigned(output[0].number), {size[0], size[1], size[2]}});
+                 return true;
+               }) &&
+         array(root, "launches",
+               [&](auto &o, auto &w) { return launch(o, w); });
+}
+
+/// `r` wrapped to `bits` bits, sign-extended.
+int64_t wrap(int64_t r, unsigned bits) {
+  if (bits == 1)
+    return r & 1;
+  if (bits >= 64)
+    return r;
+  return static_cast<int64_t>(static_cast<uint64_t>(r) << (64 - bits)) >>
+         (64 - bits);
+}
+
+/// `a op b` for the binary operations, false on a division by zero.
+bool binary(const std::string &op, int64_t a, int64_t b, int64_t &r) {
+  // Wrapping arithmetic, as the generated code's.
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  if (op == "add" || op == "sub" || op == "mul") {
+    r = static_cast<int64_t>(op == "add"   ? ua + ub
+                             : op == "sub" ? ua - ub
+                                           : ua * ub);
+    return true;
+  }
+  if (op == "min" || op == "max") {
+    r = (op == "min") == (a < b) ? a : b;
+    return true;
+  }
+  if (op == "and" || op == "or" || op == "xor") {
+    r = op == "and" ? a & b : op == "or" ? a | b : a ^ b;
+    return true;
+  }
+  if (b == 0 || (a == INT64_MIN && b == -1))
+    return false;
+  int64_t q = a / b, m = a % b;
+  if (op == "ceildiv")
+    r = q + (m != 0 && ((a < 0) == (b < 0)));
+  else if (op == "floordiv")
+    r = q - (m != 0 && ((a < 0) != (b < 0)));
+  else
+    r = op == "div" ? q : m;
+  return true;
+}
+
+bool compare(const std::string &p, int64_t a, int64_t b) {
+  return p == "eq"    ? a == b
+         : p == "ne"  ? a != b
+         : p == "slt" ? a < b
+         : p == "sle" ? a <= b
+         : p == "sgt" ? a > b
+                      : a >= b;
+}
+
+} // namespace
+
+bool arvr::runtime::parsePlan(llvm::StringRef text, Plan &plan,
+                              std::string &error) {
+  plan = Plan();
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed) {
+    error = "launch plan: not JSON: " + llvm::toString(parsed.takeError());
+    return false;
+  }
+  const json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error = "launch plan: not a JSON object";
+    return false;
+  }
+  return Reader(plan, error).read(*root);
+}
+
+int64_t Evaluation::operand(const Operand &o) const {
+  switch (o.kind) {
+  case Operand::Literal:
+    return o.number;
+  case Operand::Value:
+    return values[o.number];
+  case Operand::Argument:
+    return static_cast<int32_t>(bindings[o.number].scalarBits);
+  case Operand::Buffer:
+    break;
+  }
+  return 0;
+}
+
+bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
+                          std::string &error) {
+  plan = &p;
+  bindings = bound;
+  bindings.resize(p.arguments.size());
+  for (size_t a = 0; a < p.arguments.size(); ++a)
+    if (!p.arguments[a].output && !bindings[a].bound) {
+      error = "argument '" + p.arguments[a].name + "' is not bound";
+      return false;
+    }
+  values.assign(p.values.size(), 0);
+  for (size_t i = 0; i < p.values.size(); ++i) {
+    const PlanValue &v = p.values[i];
+    int64_t r = 0;
+    auto arg = [&](size_t k) { return operand(v.operands[k]); };
+    if (v.op == "const")
+      r = v.literal;
+    else if (v.op == "dim")
+      r = bindings[v.operands[0].number].shape[v.literal];
+    else if (v.op == "cast")
+      r = arg(0);
+    else if (v.op == "select")
+      r = arg(0) ? arg(1) : arg(2);
+    else if (v.op == "cmp")
+      r = compare(v.predicate, arg(0), arg(1));
+    else if (!binary(v.op, arg(0), arg(1), r)) {
+      error = "launch plan: v" + std::to_string(i) + " divides by zero";
+      return false;
+    }
+    values[i] = wrap(r, v.bits);
+  }
+  return true;
+}
+
+std::array<int64_t, 3> Evaluation::bufferShape(size_t index) const {
+  const PlanBuffer &b = plan->buffers[index];
+  return {operand(b.size[0]), operand(b.size[1]), operand(b.size[2])};
+}
+
+size_t Evaluation::bufferBytes(size_t index) const {
+  std::array<int64_t, 3> s = bufferShape(index);
+  if (s[0] <= 0 || s[1] <= 0 || s[2] <= 0)
+    return 0;
+  return static_cast<size_t>(s[0]) * s[1] * s[2] *
+         plan->buffers[index].elementBytes;
+}
+
+bool Evaluation::outputSize(unsigned arg, std::array<int64_t, 3> &whc) const {
+  for (const auto &[output, size] : plan->outputSizes)
+    if (output == arg) {
+      whc = {operand(size[0]), operand(size[1]), operand(size[2])};
+      return true;
+    }
+  return false;
+}
+
+bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
+                         int frames, std::vector<ResolvedLaunch> &launches,
+                         std::string &error) const {
+  if (frames < 1 || (frames > 1 && !plan->batchGridZ)) {
+    error = "this kernel takes one frame per launch";
+    return false;
+  }
+  unsigned indexBytes = plan->indexBits / 8;
+  launches.clear();
+  for (const PlanLaunch &l : plan->launches) {
+    ResolvedLaunch r;
+    r.entry = l.entry;
+    for (int i = 0; i < 3; ++i) {
+      int64_t grid = operand(l.grid[i]) * (i == 2 ? frames : 1);
+      int64_t block = operand(l.block[i]);
+      if (grid < 0 || grid > UINT32_MAX || block < 0 || block > 1024) {
+        error = "launch " + l.entry + ": its geometry is out of range";
+        return false;
+      }
+      r.grid[i] = static_cast<unsigned>(grid);
+      r.block[i] = static_cast<unsigned>(block);
+    }
+    r.shared = static_cast<unsigned>(operand(l.shared));
+    for (const Operand &arg : l.args) {
+      auto memref = [&](uint64_t address, std::array<int64_t, 3> s) {
+        uint64_t fields[9] = {address,
+                              address,
+                              0,
+                              uint64_t(s[0] * frames),
+                              uint64_t(s[1]),
+                              uint64_t(s[2]),
+                              uint64_t(s[1] * s[2]),
+                              uint64_t(s[2]),
+                              1};
+        for (int f = 0; f < 9; ++f) {
+          r.storage.push_back(fields[f]);
+          r.sizes.push_back(f < 2 ? 8 : indexBytes);
+        }
+      };
+      if (arg.kind == Operand::Buffer) {
+        if (static_cast<size_t>(arg.number) >= bufferAddresses.size()) {
+          error = "launch " + l.entry + ": buffer b" +
+                  std::to_string(arg.number) + " has no memory";
+          return false;
+        }
+        memref(bufferAddresses[arg.number], bufferShape(arg.number));
+      } else if (arg.kind == Operand::Argument &&
+                 plan->arguments[arg.number].image) {
+        const Binding &b = bindings[arg.number];
+        if (!b.bound) {
+          error =
+              "image '" + plan->arguments[arg.number].name + "' is not bound";
+          return false;
+        }
+        memref(b.address, b.shape);
+      } else if (arg.kind == Operand::Argument) {
+        r.storage.push_back(bindings[arg.number].scalarBits);
+        r.sizes.push_back(plan->arguments[arg.number].type == "i1" ? 1 : 4);
+      } else {
+        r.storage.push_back(static_cast<uint64_t>(operand(arg)));
+        r.sizes.push_back(indexBytes);
+      }
+    }
+    launches.push_back(std::move(r));
+  }
+  return true;
+}

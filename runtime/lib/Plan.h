@@ -1,0 +1,121 @@
+//===- Plan.h - A launch plan read, checked and evaluated -------*- C++ -*-===//
+//
+// The runtime's one reading of a launch plan (docs/launch-plan.md): parsed
+// with llvm::json and checked whole before use (every reference names
+// something defined before it, every operation and type is known), then
+// evaluated for bound images and scalars into each launch's geometry and
+// parameter block. Nothing here touches CUDA: the fuzzer and the unit tests
+// drive it directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_RUNTIME_PLAN_H
+#define ARVR_RUNTIME_PLAN_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace arvr::runtime {
+
+/// A number (a size known when compiling) or a reference to an argument,
+/// a buffer or a value.
+struct Operand {
+  enum Kind { Literal, Argument, Buffer, Value } kind = Literal;
+  int64_t number = 0; ///< The literal, or the index referred to.
+};
+
+struct PlanArgument {
+  std::string name, type; ///< type: u8 u16 i32 f32 (images), i32 f32 i1.
+  bool output = false, image = false;
+  int channels = 0; ///< Images: 0 when any.
+};
+
+struct PlanValue {
+  std::string op; ///< const dim cast add sub mul ceildiv floordiv div rem
+                  ///< min max and or xor cmp select
+  unsigned bits = 64;
+  std::vector<Operand> operands;
+  int64_t literal = 0;   ///< const's value, dim's dimension.
+  std::string predicate; ///< cmp's.
+};
+
+struct PlanBuffer {
+  unsigned elementBytes = 1;
+  std::array<Operand, 3> size; ///< H, W, C.
+};
+
+struct PlanLaunch {
+  std::string entry;
+  std::array<Operand, 3> grid, block;
+  Operand shared;
+  std::vector<Operand> args;
+};
+
+struct Plan {
+  std::string kernel, binaryFile;
+  bool cubin = false, batchGridZ = false;
+  unsigned indexBits = 32;
+  std::vector<PlanArgument> arguments;
+  std::vector<PlanValue> values;
+  std::vector<PlanBuffer> buffers;
+  /// Output argument -> its (W, H, C).
+  std::vector<std::pair<unsigned, std::array<Operand, 3>>> outputSizes;
+  std::vector<PlanLaunch> launches;
+};
+
+/// Reads `text` as a plan of version 1; false with `error` (naming where
+/// in the plan) if it is not one or refers to anything undefined.
+bool parsePlan(llvm::StringRef text, Plan &plan, std::string &error);
+
+/// What the caller bound to one argument: an image's shape (H, W, C) and
+/// device address, or a scalar's bits.
+struct Binding {
+  bool bound = false;
+  std::array<int64_t, 3> shape = {0, 0, 0};
+  uint64_t address = 0;
+  uint64_t scalarBits = 0;
+};
+
+/// A launch ready for cuLaunchKernel: each parameter one 8-byte word of
+/// `storage` (the value in its low bytes), `sizes` its width in bytes.
+struct ResolvedLaunch {
+  std::string entry;
+  unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0}, shared = 0;
+  std::vector<uint64_t> storage;
+  std::vector<unsigned> sizes;
+};
+
+/// The plan's values for bound arguments (one Binding per argument; the
+/// inputs and scalars must be bound, outputs may not be yet).
+class Evaluation {
+public:
+  /// False with `error` if an input is unbound, a division is by zero.
+  bool evaluate(const Plan &plan, const std::vector<Binding> &bindings,
+                std::string &error);
+  /// An operand's integer value (a scalar argument sign-extended from 32
+  /// bits); valid after evaluate().
+  int64_t operand(const Operand &operand) const;
+  /// (H, W, C) of buffer `index`, and its bytes; of output argument `arg`
+  /// as (W, H, C); false if there is no such output.
+  std::array<int64_t, 3> bufferShape(size_t index) const;
+  size_t bufferBytes(size_t index) const;
+  bool outputSize(unsigned arg, std::array<int64_t, 3> &whc) const;
+  /// Each launch for buffers at `bufferAddresses`; with `frames` > 1 (a
+  /// plan with batch grid-z), the bindings are the first of `frames`
+  /// frames stacked: every image's height and grid z are multiplied.
+  bool resolve(const std::vector<uint64_t> &bufferAddresses, int frames,
+               std::vector<ResolvedLaunch> &launches, std::string &error) const;
+
+private:
+  const Plan *plan = nullptr;
+  std::vector<Binding> bindings;
+  std::vector<int64_t> values;
+};
+
+} // namespace arvr::runtime
+
+#endif // ARVR_RUNTIME_PLAN_H

@@ -1,0 +1,335 @@
+//===- Runtime.cpp - The arvr runtime's C API -----------------------------===//
+//
+// arvr_kernel: a launch plan (Plan.h) with its binary, the caller's
+// bindings, and, once launched, the CUDA module and the intermediate
+// buffers, reused by later launches while large enough. Every entry point
+// checks its arguments and returns a status with the reason in a
+// thread-local message; nothing throws or aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/runtime.h"
+
+#include "CudaDriver.h"
+#include "Plan.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace arvr::runtime;
+
+struct arvr_kernel {
+  Plan plan;
+  std::string binary;
+  std::vector<Binding> bindings;
+  std::unique_ptr<arvrc::CudaDriver> cuda;
+  void *module = nullptr;
+  std::map<std::string, void *> functions;
+  std::vector<arvrc::DevicePtr> buffers;
+  std::vector<size_t> bufferBytes;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+arvr_status fail(arvr_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+int elementBytes(const std::string &type) {
+  return type == "u8" ? 1 : type == "u16" ? 2 : 4;
+}
+
+/// Whether `index` names an argument of `kernel` of the kind asked.
+arvr_status checkArg(const arvr_kernel *kernel, int index, bool image,
+                     const char *what) {
+  if (!kernel)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": the kernel is null");
+  if (index < 0 || index >= static_cast<int>(kernel->plan.arguments.size()))
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": kernel '" + kernel->plan.kernel +
+                    "' has no argument " + std::to_string(index));
+  const PlanArgument &arg = kernel->plan.arguments[index];
+  if (arg.image != image)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": argument '" + arg.name + "' is " +
+                    (arg.image ? "an image" : "a scalar of type " + arg.type));
+  return ARVR_OK;
+}
+
+arvr_status bindScalar(arvr_kernel *kernel, int index, const char *type,
+                       uint64_t bits, const char *what) {
+  if (arvr_status s = checkArg(kernel, index, false, what))
+    return s;
+  const PlanArgument &arg = kernel->plan.arguments[index];
+  if (arg.type != type)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": argument '" + arg.name + "' is " +
+                    arg.type + ", not " + type);
+  Binding &b = kernel->bindings[index];
+  b.bound = true;
+  b.scalarBits = bits;
+  return ARVR_OK;
+}
+
+/// The CUDA driver, the module and the buffers `e` asks for, at least.
+arvr_status prepare(arvr_kernel *k, const Evaluation &e, int frames) {
+  if (!k->cuda) {
+    std::string whyNot;
+    k->cuda = arvrc::CudaDriver::open(whyNot);
+    if (!k->cuda)
+      return fail(ARVR_ERROR_CUDA, whyNot);
+  }
+  if (!k->module) {
+    if (!k->cuda->loadModule(k->binary, k->module))
+      return fail(ARVR_ERROR_CUDA,
+                  k->plan.binaryFile + ": " + k->cuda->getLastError());
+    for (const PlanLaunch &l : k->plan.launches) {
+      void *f = nullptr;
+      if (!k->cuda->getFunction(k->module, l.entry, f))
+        return fail(ARVR_ERROR_CUDA, k->plan.binaryFile + ": no entry " +
+                                         l.entry + " (" +
+                                         k->cuda->getLastError() + ")");
+      k->functions[l.entry] = f;
+    }
+  }
+  k->buffers.resize(k->plan.buffers.size(), 0);
+  k->bufferBytes.resize(k->plan.buffers.size(), 0);
+  for (size_t i = 0; i < k->plan.buffers.size(); ++i) {
+    size_t bytes = e.bufferBytes(i) * frames;
+    if (bytes <= k->bufferBytes[i])
+      continue;
+    if (k->buffers[i])
+      k->cuda->free(k->buffers[i]);
+    k->buffers[i] = 0;
+    k->bufferBytes[i] = 0;
+    if (!k->cuda->allocate(bytes, k->buffers[i]))
+      return fail(ARVR_ERROR_CUDA, "an intermediate buffer of " +
+                                       std::to_string(bytes) +
+                                       " bytes: " + k->cuda->getLastError());
+    k->bufferBytes[i] = bytes;
+  }
+  return ARVR_OK;
+}
+
+/// Every output bound at the size the plan gives it.
+arvr_status checkOutputs(const arvr_kernel *k, const Evaluation &e) {
+  for (size_t a = 0; a < k->plan.arguments.size(); ++a) {
+    const PlanArgument &arg = k->plan.arguments[a];
+    if (!arg.output)
+      continue;
+    const Binding &b = k->bindings[a];
+    std::array<int64_t, 3> whc;
+    if (!b.bound)
+      return fail(ARVR_ERROR_BINDING, "output '" + arg.name + "' is not bound");
+    if (e.outputSize(a, whc) &&
+        (whc[0] != b.shape[1] || whc[1] != b.shape[0] || whc[2] != b.shape[2]))
+      return fail(ARVR_ERROR_BINDING, "output '" + arg.name + "' must be " +
+                                          std::to_string(whc[0]) + "x" +
+                                          std::to_string(whc[1]) + " with " +
+                                          std::to_string(whc[2]) +
+                                          " channels for these inputs");
+  }
+  return ARVR_OK;
+}
+
+/// Launches `k` once for `frames` frames stacked.
+arvr_status launchOnce(arvr_kernel *k, const std::vector<Binding> &bindings,
+                       void *stream, int frames) {
+  Evaluation e;
+  std::string error;
+  if (!e.evaluate(k->plan, bindings, error))
+    return fail(ARVR_ERROR_BINDING, error);
+  if (arvr_status s = checkOutputs(k, e))
+    return s;
+  if (arvr_status s = prepare(k, e, frames))
+    return s;
+  std::vector<ResolvedLaunch> launches;
+  std::vector<uint64_t> buffers(k->buffers.begin(), k->buffers.end());
+  if (!e.resolve(buffers, frames, launches, error))
+    return fail(ARVR_ERROR_BINDING, error);
+  for (ResolvedLaunch &l : launches) {
+    if (!l.grid[0] || !l.grid[1] || !l.grid[2])
+      continue; // An empty image: nothing to do.
+    std::vector<void *> params;
+    for (uint64_t &word : l.storage)
+      params.push_back(&word);
+    if (!k->cuda->launch(k->functions.at(l.entry), l.grid, l.block, l.shared,
+                         params, stream))
+      return fail(ARVR_ERROR_CUDA, l.entry + ": " + k->cuda->getLastError());
+  }
+  return ARVR_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *arvr_last_error(void) { return lastError.c_str(); }
+
+arvr_status arvr_kernel_open(const char *planPath, arvr_kernel **kernel) {
+  if (!planPath || !kernel)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_open: a null plan path or result");
+  *kernel = nullptr;
+  auto text = llvm::MemoryBuffer::getFile(planPath);
+  if (!text)
+    return fail(ARVR_ERROR_IO,
+                std::string(planPath) + ": " + text.getError().message());
+  auto k = std::make_unique<arvr_kernel>();
+  std::string error;
+  if (!parsePlan((*text)->getBuffer(), k->plan, error))
+    return fail(ARVR_ERROR_PLAN, std::string(planPath) + ": " + error);
+  llvm::SmallString<256> binaryPath(llvm::sys::path::parent_path(planPath));
+  llvm::sys::path::append(binaryPath, k->plan.binaryFile);
+  auto binary = llvm::MemoryBuffer::getFile(binaryPath, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/true);
+  if (!binary)
+    return fail(ARVR_ERROR_IO,
+                binaryPath.str().str() + ": " + binary.getError().message());
+  k->binary = (*binary)->getBuffer().str();
+  k->bindings.resize(k->plan.arguments.size());
+  *kernel = k.release();
+  return ARVR_OK;
+}
+
+void arvr_kernel_close(arvr_kernel *kernel) {
+  if (!kernel)
+    return;
+  if (kernel->cuda) {
+    for (arvrc::DevicePtr buffer : kernel->buffers)
+      if (buffer)
+        kernel->cuda->free(buffer);
+    if (kernel->module)
+      kernel->cuda->unloadModule(kernel->module);
+  }
+  delete kernel;
+}
+
+const char *arvr_kernel_name(const arvr_kernel *kernel) {
+  return kernel ? kernel->plan.kernel.c_str() : "";
+}
+
+int arvr_kernel_num_args(const arvr_kernel *kernel) {
+  return kernel ? static_cast<int>(kernel->plan.arguments.size()) : 0;
+}
+
+arvr_status arvr_kernel_arg_info(const arvr_kernel *kernel, int index,
+                                 arvr_arg_info *info) {
+  if (!info)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_arg_info: the result is null");
+  if (!kernel || index < 0 ||
+      index >= static_cast<int>(kernel->plan.arguments.size()))
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_arg_info: no argument " + std::to_string(index));
+  const PlanArgument &arg = kernel->plan.arguments[index];
+  *info = {arg.name.c_str(), arg.type.c_str(), arg.image, arg.output,
+           arg.channels};
+  return ARVR_OK;
+}
+
+int arvr_kernel_find_arg(const arvr_kernel *kernel, const char *name) {
+  if (!kernel || !name)
+    return -1;
+  for (size_t a = 0; a < kernel->plan.arguments.size(); ++a)
+    if (kernel->plan.arguments[a].name == name)
+      return static_cast<int>(a);
+  return -1;
+}
+
+arvr_status arvr_kernel_bind_image(arvr_kernel *kernel, int index,
+                                   uint64_t devicePtr, int width, int height,
+                                   int channels) {
+  if (arvr_status s = checkArg(kernel, index, true, "arvr_kernel_bind_image"))
+    return s;
+  const PlanArgument &arg = kernel->plan.arguments[index];
+  if (width <= 0 || height <= 0 || channels <= 0 || !devicePtr)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_bind_image: image '" + arg.name +
+                    "' needs a device pointer and positive sizes");
+  if (arg.channels && channels != arg.channels)
+    return fail(ARVR_ERROR_BINDING,
+                "image '" + arg.name + "' has " + std::to_string(arg.channels) +
+                    " channels, not " + std::to_string(channels));
+  if (int64_t(width) * height * channels >= (int64_t(1) << 31))
+    return fail(ARVR_ERROR_BINDING,
+                "image '" + arg.name + "' has 2^31 elements or more");
+  Binding &b = kernel->bindings[index];
+  b.bound = true;
+  b.shape = {height, width, channels};
+  b.address = devicePtr;
+  return ARVR_OK;
+}
+
+arvr_status arvr_kernel_bind_f32(arvr_kernel *kernel, int index, float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bindScalar(kernel, index, "f32", bits, "arvr_kernel_bind_f32");
+}
+
+arvr_status arvr_kernel_bind_i32(arvr_kernel *kernel, int index,
+                                 int32_t value) {
+  return bindScalar(kernel, index, "i32", static_cast<uint32_t>(value),
+                    "arvr_kernel_bind_i32");
+}
+
+arvr_status arvr_kernel_bind_bool(arvr_kernel *kernel, int index, int value) {
+  return bindScalar(kernel, index, "i1", value ? 1 : 0,
+                    "arvr_kernel_bind_bool");
+}
+
+arvr_status arvr_kernel_output_size(arvr_kernel *kernel, int index, int *width,
+                                    int *height, int *channels) {
+  if (arvr_status s = checkArg(kernel, index, true, "arvr_kernel_output_size"))
+    return s;
+  if (!width || !height || !channels || !kernel->plan.arguments[index].output)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_output_size: argument " + std::to_string(index) +
+                    " is not an output, or a result is null");
+  Evaluation e;
+  std::string error;
+  std::array<int64_t, 3> whc;
+  if (!e.evaluate(kernel->plan, kernel->bindings, error))
+    return fail(ARVR_ERROR_BINDING, error);
+  if (!e.outputSize(index, whc) || whc[0] <= 0 || whc[1] <= 0 || whc[2] <= 0 ||
+      whc[0] > INT32_MAX || whc[1] > INT32_MAX)
+    return fail(ARVR_ERROR_BINDING, "output '" +
+                                        kernel->plan.arguments[index].name +
+                                        "' has no size for these inputs");
+  *width = static_cast<int>(whc[0]);
+  *height = static_cast<int>(whc[1]);
+  *channels = static_cast<int>(whc[2]);
+  return ARVR_OK;
+}
+
+arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream, int frames) {
+  if (!kernel || frames < 1)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_launch: a null kernel or fewer than 1 frame");
+  if (frames == 1 || kernel->plan.batchGridZ)
+    return launchOnce(kernel, kernel->bindings, stream, frames);
+  // One launch a frame, each image's frames one after another.
+  for (int f = 0; f < frames; ++f) {
+    std::vector<Binding> frame = kernel->bindings;
+    for (size_t a = 0; a < frame.size(); ++a)
+      if (kernel->plan.arguments[a].image)
+        frame[a].address += uint64_t(f) * frame[a].shape[0] *
+                            frame[a].shape[1] * frame[a].shape[2] *
+                            elementBytes(kernel->plan.arguments[a].type);
+    if (arvr_status s = launchOnce(kernel, frame, stream, 1))
+      return s;
+  }
+  return ARVR_OK;
+}
+
+} // extern "C"

@@ -1,0 +1,285 @@
+//===- RuntimeTest.cpp - The runtime library, as a user's program uses it -===//
+//
+// Builds examples with arvrc and reads their launch plans two ways: with
+// the runtime's reader (runtime/lib/Plan.h) and with the text manifest's
+// reader the bench still uses (bench/LaunchManifest.h); for the same
+// images and scalars both must give the same buffers, output sizes and
+// launches, word for word. Then the C API without a GPU: arguments by name,
+// output sizes, and every error a caller can make, each a status and a
+// message, never a crash; and plans that are not plans.
+//
+//===----------------------------------------------------------------------===//
+
+#include <doctest/doctest.h>
+
+#include "../../bench/LaunchManifest.h"
+#include "Plan.h"
+#include "arvr/runtime.h"
+#include "arvr/runtime.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const std::string kSource = ARVRC_SOURCE_DIR;
+const std::string kArvrcBinary = ARVRC_BINARY;
+
+std::string scratch(const std::string &name) {
+  const char *dir = std::getenv("TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/arvrc-runtime-" +
+         std::to_string(getpid()) + "-" + name;
+}
+
+/// Builds `example` with `flags`; the path of its plan (the manifest and
+/// PTX beside it).
+std::string buildPlan(const std::string &example,
+                      const std::string &flags = "") {
+  std::string base = scratch(example.substr(example.rfind('/') + 1));
+  std::string command = kArvrcBinary + " build " + kSource + "/" + example +
+                        " " + flags + " -o " + base + ".ptx";
+  INFO(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  return base + ".plan.json";
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void removePlan(const std::string &plan) {
+  std::string base = plan.substr(0, plan.size() - strlen(".plan.json"));
+  unlink(plan.c_str());
+  unlink((base + ".ptx").c_str());
+  unlink((base + ".manifest").c_str());
+}
+
+uint64_t bitsOf(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return bits;
+}
+
+/// Both readers on `plan` with images of `shapes` (H, W, C per argument,
+/// zeros for scalars) and scalars `bits`, for `frames` frames.
+void agree(const std::string &plan,
+           const std::vector<std::array<int64_t, 3>> &shapes,
+           const std::vector<uint64_t> &bits, int frames) {
+  std::string base = plan.substr(0, plan.size() - strlen(".plan.json"));
+  arvrbench::LaunchManifest m =
+      arvrbench::LaunchManifest::load(base + ".manifest");
+  arvr::runtime::Plan p;
+  std::string error;
+  REQUIRE_MESSAGE(arvr::runtime::parsePlan(slurp(plan), p, error), error);
+  REQUIRE(p.arguments.size() == shapes.size());
+  std::vector<arvrbench::Binding> mb(shapes.size());
+  std::vector<arvr::runtime::Binding> pb(shapes.size());
+  for (size_t a = 0; a < shapes.size(); ++a) {
+    mb[a] = {shapes[a], 0x10000 * (a + 1), bits[a]};
+    pb[a].bound = true;
+    pb[a].shape = shapes[a];
+    pb[a].address = 0x10000 * (a + 1);
+    pb[a].scalarBits = bits[a];
+  }
+  m.evaluate(mb);
+  arvr::runtime::Evaluation e;
+  REQUIRE_MESSAGE(e.evaluate(p, pb, error), error);
+  REQUIRE(p.buffers.size() == m.buffers.size());
+  std::vector<uint64_t> addresses;
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    CHECK(e.bufferShape(b) == m.bufferShape(b));
+    CHECK(e.bufferBytes(b) == m.bufferBytes(b));
+    addresses.push_back(0x900000 + 0x1000 * b);
+  }
+  for (size_t a = 0; a < p.arguments.size(); ++a)
+    if (p.arguments[a].output) {
+      std::array<int64_t, 3> whc;
+      REQUIRE(e.outputSize(a, whc));
+      CHECK(whc == m.outputSize(int(a)));
+    }
+  // A kernel that does not batch takes one frame per launch, in both.
+  if (!p.batchGridZ)
+    frames = 1;
+  CHECK(p.batchGridZ == m.batchGridZ);
+  std::vector<arvr::runtime::ResolvedLaunch> launches;
+  REQUIRE_MESSAGE(e.resolve(addresses, frames, launches, error), error);
+  auto expected = m.resolve(addresses, frames);
+  REQUIRE(launches.size() == expected.size());
+  for (size_t l = 0; l < launches.size(); ++l) {
+    CAPTURE(launches[l].entry);
+    CHECK(launches[l].entry == expected[l].entry);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(launches[l].grid[i] == expected[l].grid[i]);
+      CHECK(launches[l].block[i] == expected[l].block[i]);
+    }
+    CHECK(launches[l].shared == expected[l].shared);
+    CHECK(launches[l].storage == expected[l].storage);
+    CHECK(std::vector<int>(launches[l].sizes.begin(),
+                           launches[l].sizes.end()) == expected[l].sizes);
+  }
+}
+
+} // namespace
+
+TEST_CASE("runtime: the plan evaluates as the manifest, example by example") {
+  std::string gauss = buildPlan("examples/gaussian_blur.arvr");
+  for (int radius : {1, 4, 9})
+    for (int frames : {1, 8})
+      agree(gauss, {{479, 641, 3}, {}, {}, {479, 641, 3}},
+            {0, bitsOf(2.0f), uint64_t(radius), 0}, frames);
+  removePlan(gauss);
+  std::string nv12 = buildPlan("examples/nv12_to_rgb.arvr");
+  agree(nv12, {{1081, 1919, 1}, {541, 960, 2}, {1081, 1919, 3}}, {0, 0, 0}, 8);
+  arvr::runtime::Plan p;
+  std::string error;
+  REQUIRE(arvr::runtime::parsePlan(slurp(nv12), p, error));
+  CHECK(p.batchGridZ);
+  removePlan(nv12);
+  std::string pyr = buildPlan("examples/pyr_down.arvr");
+  agree(pyr, {{187, 251, 3}, {94, 126, 3}, {47, 63, 3}, {24, 32, 3}},
+        {0, 0, 0, 0}, 1);
+  removePlan(pyr);
+  std::string lens =
+      buildPlan("examples/lens_undistort.arvr", "--specialize src.channels=3");
+  std::vector<std::array<int64_t, 3>> shapes(13);
+  shapes[0] = shapes[12] = {480, 640, 3};
+  std::vector<uint64_t> bits(13, bitsOf(1.0f));
+  agree(lens, shapes, bits, 8);
+  removePlan(lens);
+}
+
+TEST_CASE("runtime: the C API, its arguments and its errors, without a GPU") {
+  std::string plan = buildPlan("examples/gaussian_blur.arvr");
+  arvr_kernel *k = nullptr;
+  REQUIRE(arvr_kernel_open(plan.c_str(), &k) == ARVR_OK);
+  CHECK(std::string(arvr_kernel_name(k)) == "gaussian_blur");
+  REQUIRE(arvr_kernel_num_args(k) == 4);
+  int src = arvr_kernel_find_arg(k, "src"),
+      sigma = arvr_kernel_find_arg(k, "sigma"),
+      radius = arvr_kernel_find_arg(k, "radius"),
+      out = arvr_kernel_find_arg(k, "out0");
+  CHECK(src == 0);
+  CHECK(out == 3);
+  CHECK(arvr_kernel_find_arg(k, "nope") == -1);
+  arvr_arg_info info;
+  REQUIRE(arvr_kernel_arg_info(k, out, &info) == ARVR_OK);
+  CHECK(info.is_image);
+  CHECK(info.is_output);
+  CHECK(std::string(info.type) == "u8");
+  REQUIRE(arvr_kernel_arg_info(k, radius, &info) == ARVR_OK);
+  CHECK(std::string(info.type) == "i32");
+  CHECK(arvr_kernel_arg_info(k, 4, &info) == ARVR_ERROR_INVALID_ARGUMENT);
+
+  // Mistakes: each a status and a message naming what is wrong.
+  auto message = [] { return std::string(arvr_last_error()); };
+  CHECK(arvr_kernel_bind_f32(k, src, 1.0f) == ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(message().find("'src' is an image") != std::string::npos);
+  CHECK(arvr_kernel_bind_i32(k, sigma, 2) == ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(message().find("is f32, not i32") != std::string::npos);
+  CHECK(arvr_kernel_bind_image(k, radius, 0x1000, 4, 4, 3) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_bind_image(k, src, 0, 4, 4, 3) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_bind_image(k, src, 0x1000, 0, 4, 3) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_bind_image(k, 7, 0x1000, 4, 4, 3) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_bind_image(nullptr, 0, 0x1000, 4, 4, 3) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_bind_image(k, src, 0x1000, 50000, 50000, 3) ==
+        ARVR_ERROR_BINDING);
+  int w = 0, h = 0, c = 0;
+  CHECK(arvr_kernel_output_size(k, out, &w, &h, &c) == ARVR_ERROR_BINDING);
+  CHECK(message().find("'src' is not bound") != std::string::npos);
+  CHECK(arvr_kernel_output_size(k, src, &w, &h, &c) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_launch(k, nullptr, 0) == ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_launch(nullptr, nullptr, 1) == ARVR_ERROR_INVALID_ARGUMENT);
+
+  // Bound: the output's size follows; unbound or of another size, no launch.
+  REQUIRE(arvr_kernel_bind_image(k, src, 0x1000, 641, 479, 3) == ARVR_OK);
+  REQUIRE(arvr_kernel_bind_f32(k, sigma, 2.0f) == ARVR_OK);
+  REQUIRE(arvr_kernel_bind_i32(k, radius, 4) == ARVR_OK);
+  REQUIRE(arvr_kernel_output_size(k, out, &w, &h, &c) == ARVR_OK);
+  CHECK(w == 641);
+  CHECK(h == 479);
+  CHECK(c == 3);
+  CHECK(arvr_kernel_launch(k, nullptr, 1) == ARVR_ERROR_BINDING);
+  CHECK(message().find("output 'out0' is not bound") != std::string::npos);
+  REQUIRE(arvr_kernel_bind_image(k, out, 0x8000, 640, 479, 3) == ARVR_OK);
+  CHECK(arvr_kernel_launch(k, nullptr, 1) == ARVR_ERROR_BINDING);
+  CHECK(message().find("must be 641x479") != std::string::npos);
+  arvr_kernel_close(k);
+  arvr_kernel_close(nullptr);
+
+  // The C++ wrapper: the same, as exceptions.
+  arvr::Kernel kernel(plan);
+  CHECK(kernel.name() == "gaussian_blur");
+  kernel.image("src", uint64_t(0x1000), 64, 48, 3)
+      .scalar("sigma", 1.5f)
+      .scalar("radius", int32_t(2));
+  CHECK(kernel.outputSize("out0") == std::array<int, 3>{64, 48, 3});
+  CHECK_THROWS_AS(kernel.scalar("nope", 1.0f), arvr::Error);
+  CHECK_THROWS_WITH_AS(kernel.scalar("src", 1.0f),
+                       doctest::Contains("is an image"), arvr::Error);
+  removePlan(plan);
+}
+
+TEST_CASE("runtime: what is not a plan is refused, with where and why") {
+  std::string plan = buildPlan("examples/nv12_to_rgb.arvr");
+  std::string good = slurp(plan);
+  auto refused = [&](const std::string &from, const std::string &to,
+                     const std::string &why) {
+    std::string text = good;
+    size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    arvr::runtime::Plan p;
+    std::string error;
+    CAPTURE(from);
+    CHECK_FALSE(arvr::runtime::parsePlan(text, p, error));
+    CHECK_MESSAGE(error.find(why) != std::string::npos, error);
+  };
+  refused("\"arvrc-launch-plan\"", "\"something\"", "not an arvrc launch plan");
+  refused("\"version\": 1", "\"version\": 2", "'version' must be");
+  refused("\"op\": \"dim\"", "\"op\": \"sqrt\"", "unknown operation 'sqrt'");
+  refused("\"operands\": [\n        \"a0\"", "\"operands\": [\n        \"v99\"",
+          "'v99' is not defined before this use");
+  refused("\"kind\": \"ptx\"", "\"kind\": \"elf\"", "binary");
+  refused("\"id\": \"a1\"", "\"id\": \"a5\"", "a0, a1, ... in order");
+  arvr::runtime::Plan p;
+  std::string error;
+  CHECK_FALSE(arvr::runtime::parsePlan("{\"format\": ", p, error));
+  CHECK(error.find("not JSON") != std::string::npos);
+  CHECK_FALSE(arvr::runtime::parsePlan("[1, 2]", p, error));
+  CHECK(error.find("not a JSON object") != std::string::npos);
+
+  // Through the C API: a missing file, a damaged plan, a missing binary.
+  arvr_kernel *k = nullptr;
+  CHECK(arvr_kernel_open("/nonexistent/k.plan.json", &k) == ARVR_ERROR_IO);
+  CHECK(k == nullptr);
+  CHECK(arvr_kernel_open(nullptr, &k) == ARVR_ERROR_INVALID_ARGUMENT);
+  std::string bad = scratch("bad.plan.json");
+  std::ofstream(bad) << good.substr(0, good.size() / 2);
+  CHECK(arvr_kernel_open(bad.c_str(), &k) == ARVR_ERROR_PLAN);
+  CHECK(std::string(arvr_last_error()).find(bad) != std::string::npos);
+  // The plan alone in a folder: its binary is not beside it.
+  std::string folder = scratch("orphan");
+  REQUIRE(mkdir(folder.c_str(), 0700) == 0);
+  std::string orphan = folder + "/k.plan.json";
+  std::ofstream(orphan) << good;
+  CHECK(arvr_kernel_open(orphan.c_str(), &k) == ARVR_ERROR_IO);
+  CHECK(std::string(arvr_last_error()).find(".ptx") != std::string::npos);
+  unlink(bad.c_str());
+  unlink(orphan.c_str());
+  rmdir(folder.c_str());
+  removePlan(plan);
+}
