@@ -8,13 +8,14 @@
 #
 #   scripts/fuzz.sh [SECONDS [RUNS [TARGETS]]]
 #     default 60 s per target; with RUNS (-1: no limit), stop after that
-#     many executions; TARGETS: "fuzz-source fuzz-image" (both, default)
+#     many executions; TARGETS: "fuzz-source fuzz-image fuzz-plan" (all,
+#     default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 seconds=${1:-60}
 runs=${2:--1}
-targets=${3:-fuzz-source fuzz-image}
+targets=${3:-fuzz-source fuzz-image fuzz-plan}
 out=build-fuzz
 mkdir -p "$out"
 
@@ -51,6 +52,10 @@ build_target fuzz-source tests/fuzz/FuzzSource.cpp frontend/lib/*.cpp
 # check is off for the image target.
 libs=(-fno-sanitize=nonnull-attribute -lpng)
 build_target fuzz-image tests/fuzz/FuzzImage.cpp driver/Image.cpp
+# The runtime's launch plan reader.
+flags+=(-Iruntime/lib)
+libs=(-L"$llvm/lib" -lLLVM -Wl,-rpath,"$llvm/lib")
+build_target fuzz-plan tests/fuzz/FuzzPlan.cpp runtime/lib/Plan.cpp
 
 # Seeds: every kernel the tests and examples hold; small real images.
 mkdir -p "$out/corpus-source" "$out/corpus-image"
@@ -62,12 +67,22 @@ find tests/fuzz/corpus-image -type f -exec cp {} "$out/corpus-image/" \; 2>/dev/
 find tests/bad-inputs -type f \( -name '*.png' -o -name '*.jpg' -o -name '*.nv12' -o -name '*.pfm' -o -name '*.ppm' \) \
   -exec cp {} "$out/corpus-image/" \; 2>/dev/null || true
 
+# Plans: those of the examples, as arvrc writes them.
+mkdir -p "$out/corpus-plan"
+for k in examples/*.arvr; do
+  name=$(basename "$k" .arvr)
+  [ -f "$out/corpus-plan/$name.plan.json" ] ||
+    build/bin/arvrc build "$k" -o "$out/corpus-plan/$name.ptx" >/dev/null 2>&1 || true
+done
+rm -f "$out"/corpus-plan/*.ptx "$out"/corpus-plan/*.manifest
+
 status=0
 for target in $targets; do
   corpus="$out/corpus-${target#fuzz-}"
   extra=()
   [ "$target" = fuzz-source ] && extra=(-dict=tests/fuzz/arvr.dict -max_len=4096)
   [ "$target" = fuzz-image ] && extra=(-max_len=65536)
+  [ "$target" = fuzz-plan ] && extra=(-max_len=65536)
   echo "== $target: ${seconds}s${runs:+, at most $runs runs}"
   if ! (cd "$out" && "./$target" "${corpus#$out/}" "${extra[@]/#-dict=/-dict=$root/}" \
         -max_total_time="$seconds" -runs="$runs" -timeout=20 -rss_limit_mb=4096 \

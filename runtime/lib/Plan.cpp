@@ -437,7 +437,9 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
     ResolvedLaunch r;
     r.entry = l.entry;
     for (int i = 0; i < 3; ++i) {
-      int64_t grid = operand(l.grid[i]) * (i == 2 ? frames : 1);
+      int64_t grid = operand(l.grid[i]);
+      if (i == 2 && grid > 0 && grid <= UINT32_MAX)
+        grid *= frames;
       int64_t block = operand(l.block[i]);
       if (grid < 0 || grid > UINT32_MAX || block < 0 || block > 1024) {
         error = "launch " + l.entry + ": its geometry is out of range";
@@ -449,13 +451,14 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
     r.shared = static_cast<unsigned>(operand(l.shared));
     for (const Operand &arg : l.args) {
       auto memref = [&](uint64_t address, std::array<int64_t, 3> s) {
+        // Unsigned: a damaged plan's sizes wrap rather than overflow.
         uint64_t fields[9] = {address,
                               address,
                               0,
-                              uint64_t(s[0] * frames),
+                              uint64_t(s[0]) * uint64_t(frames),
                               uint64_t(s[1]),
                               uint64_t(s[2]),
-                              uint64_t(s[1] * s[2]),
+                              uint64_t(s[1]) * uint64_t(s[2]),
                               uint64_t(s[2]),
                               1};
         for (int f = 0; f < 9; ++f) {
