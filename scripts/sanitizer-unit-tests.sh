@@ -6,7 +6,7 @@
 # every construct and every diagnostic they test) with the frontend's
 # sources under ASan + UBSan (Debian's clang), against the normal build's
 # dialect library and the uninstrumented MLIR/LLVM, and runs them with leak
-# detection. With fuzz-smoke, which runs every .arvr file of the repository
+# detection; then the runtime library's tests the same way. With fuzz-smoke, which runs every .arvr file of the repository
 # and every test image (the bad-input corpus too) through instrumented
 # frontend, MLIRGen, lowering to loops and image reading, this is CI's
 # sanitizer coverage.
@@ -38,3 +38,21 @@ if [ ! -x "$out/arvr-unit-tests" ] || [ "$newest" -nt "$out/arvr-unit-tests" ]; 
 fi
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   "$out/arvr-unit-tests"
+
+# The runtime library's tests (tests/golden/RuntimeTest.cpp: plans read and
+# evaluated, every misuse of the C API) with the runtime's sources under
+# ASan + UBSan, against the normal build's arvrc for the plans.
+runtime_sources=(tests/golden/RuntimeTest.cpp runtime/lib/Plan.cpp runtime/lib/Runtime.cpp
+                 runtime/lib/CudaDriver.cpp)
+newest=$(ls -t "${runtime_sources[@]}" runtime/lib/*.h runtime/include/arvr/* \
+         bench/LaunchManifest.h | head -1)
+if [ ! -x "$out/arvr-runtime-tests" ] || [ "$newest" -nt "$out/arvr-runtime-tests" ]; then
+  echo "building $out/arvr-runtime-tests (ASan + UBSan)"
+  clang++ -g -O1 -std=c++17 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    -fno-omit-frame-pointer -DDOCTEST_CONFIG_IMPLEMENT_WITH_MAIN \
+    -DARVRC_BINARY="\"$root/build/bin/arvrc\"" -DARVRC_SOURCE_DIR="\"$root\"" \
+    -Iruntime/lib -Iruntime/include -isystem "$llvm/include" "${runtime_sources[@]}" \
+    -o "$out/arvr-runtime-tests" -L"$llvm/lib" -lLLVM -ldl -Wl,-rpath,"$llvm/lib"
+fi
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  "$out/arvr-runtime-tests" -tc="runtime*"
