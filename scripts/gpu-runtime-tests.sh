@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# GPU tests of the runtime library (libarvr_runtime, bundled under lib/ and
+# include/ beside bin/arvrc): tests/runtime/gpu_run.cpp, built with nvcc,
+# launches kernels through it on frames it uploads, three at a time (the
+# Gaussian one launch a frame, the lens one launch for all three: batch
+# grid-z), and each frame must be the CPU's output of `arvrc run`, byte for
+# byte; then once more under memcheck. Called by scripts/gpu-tests.sh.
+#
+#   scripts/gpu-runtime-tests.sh ARVRC SOURCE_DIR OUT_DIR
+#
+# Exit: 0 all agree, 1 a failure, 77 no runtime library or nvcc here.
+set -u
+arvrc=${1:?usage: gpu-runtime-tests.sh ARVRC SOURCE_DIR OUT_DIR}
+src=${2:?source dir}
+out=${3:?output dir}
+runs=0
+failures=0
+runtime_dir=$(dirname "$arvrc")/..
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -f "$runtime_dir/lib/libarvr_runtime.so.1" ] && [ -x "$nvcc" ]; then
+  mkdir -p "$out"
+  lens_params="fx=535.915733961632 fy=535.915733961632 cx=342.283154737084
+    cy=235.570829097882 k1=-0.266372609096607 k2=-0.0385888989223047
+    p1=0.00178319470428530 p2=-0.000281221004411155 k3=0.238391530808785
+    ca_red=0.9975 ca_blue=0.995"
+  if "$nvcc" -O2 -std=c++17 -I"$runtime_dir/include" "$src/tests/runtime/gpu_run.cpp" \
+       -L"$runtime_dir/lib" -l:libarvr_runtime.so.1 -Xlinker -rpath="$runtime_dir/lib" \
+       -o "$out/gpu_run" &&
+     python3 - "$src/tests/data/baboon.jpg" "$out" <<'PY'
+import cv2, sys
+image = cv2.imread(sys.argv[1])
+for i in range(3):
+    crop = image[i * 9:i * 9 + 300, i * 13:i * 13 + 400]
+    cv2.imwrite(f"{sys.argv[2]}/f{i}.ppm", cv2.resize(crop, (641, 479)))
+PY
+  then
+    for kernel in gaussian_blur lens_undistort; do
+      runs=$((runs + 1))
+      params="sigma=2 radius=4"
+      [ "$kernel" = lens_undistort ] && params=$lens_params
+      cpu_params=()
+      for p in $params; do cpu_params+=(-p "$p"); done
+      d=$out/$kernel
+      mkdir -p "$d"
+      # shellcheck disable=SC2086
+      if "$arvrc" build "$src/examples/$kernel.arvr" -o "$d/k.ptx" &&
+         "$out/gpu_run" "$d/k.plan.json" "$d/gpu" $params -- \
+           "$out/f0.ppm" "$out/f1.ppm" "$out/f2.ppm"; then
+        differ=0
+        for i in 0 1 2; do
+          "$arvrc" run "$src/examples/$kernel.arvr" -i "$out/f$i.ppm" \
+            -o "$d/cpu$i.png" --target cpu "${cpu_params[@]}" >/dev/null &&
+            "$arvrc" compare "$d/gpu$i.ppm" "$d/cpu$i.png" --max-abs 0 >/dev/null ||
+            differ=$((differ + 1))
+        done
+        echo "runtime library, $kernel: 3 frames in one call, $differ differ from the CPU"
+        [ "$differ" -eq 0 ] || failures=$((failures + 1))
+        if command -v compute-sanitizer >/dev/null; then
+          runs=$((runs + 1))
+          # shellcheck disable=SC2086
+          if compute-sanitizer --tool memcheck --error-exitcode 9 "$out/gpu_run" \
+               "$d/k.plan.json" "$d/mc" $params -- "$out/f0.ppm" \
+               "$out/f1.ppm" >"$d/memcheck.log" 2>&1; then
+            echo "runtime library, $kernel: memcheck clean"
+          else
+            echo "runtime library, $kernel: memcheck FAILED"; tail -5 "$d/memcheck.log"
+            failures=$((failures + 1))
+          fi
+        fi
+      else
+        echo "runtime library, $kernel: FAILED"
+        failures=$((failures + 1))
+      fi
+    done
+  else
+    echo "runtime library: could not build tests/runtime/gpu_run.cpp or its frames"
+    failures=$((failures + 1))
+  fi
+else
+  echo "runtime library: not in this bundle (lib/libarvr_runtime.so.1) or no nvcc: not tested"
+  exit 77
+fi
+echo "runtime library: $runs runs, $failures failed"
+[ "$failures" -eq 0 ]
