@@ -654,6 +654,160 @@ static bool batchesWith(const Bindings &first, const Bindings &next,
          bytes * static_cast<int64_t>(size) <= maxBytes;
 }
 
+/// The GPU in `driver` when --target asks for it or, with auto, when there
+/// is one that can run the chip's code; null for the CPU. False (reported)
+/// when --target cuda cannot be had.
+static bool openTarget(const RunArgs &args,
+                       std::unique_ptr<CudaDriver> &driver) {
+  if (args.target != "cpu") {
+    std::string whyNot;
+    driver = CudaDriver::open(whyNot);
+    if (!driver && args.target == "cuda") {
+      fail("--target cuda: " + whyNot);
+      return false;
+    }
+    if (!driver)
+      llvm::errs() << "note: " << whyNot << "; running on the CPU\n";
+  }
+  // PTX for sm_XY runs on GPUs of compute capability X.Y and above.
+  int chip = 0;
+  if (driver && llvm::StringRef(args.chip).starts_with("sm_") &&
+      !llvm::StringRef(args.chip).drop_front(3).getAsInteger(10, chip) &&
+      driver->getComputeCapability() < chip) {
+    fail("GPU 0 (" + driver->getDeviceName() + ") is sm_" +
+         std::to_string(driver->getComputeCapability()) +
+         ", older than the target " + args.chip + "; choose one with --chip");
+    return false;
+  }
+  return true;
+}
+
+/// A frame's inputs read, outputs sized and their paths checked: done on
+/// another thread for the next frame while this one runs, as the writing
+/// of the previous frame's outputs is.
+struct Frame {
+  Bindings bindings;
+  std::vector<std::string> outputPaths;
+  std::string error;
+  double seconds = 0; ///< Reading and preparing it.
+};
+
+/// Where the frames of a run come from, and what each must satisfy.
+struct FrameSource {
+  const RunArgs &args;
+  const std::vector<std::vector<std::string>> &frames;
+  size_t namer; ///< The input whose file names name the outputs.
+  bool batch;
+  const std::string &folder;
+  const arvr::KernelDecl &kernel;
+  Compilation &compilation;
+  const std::vector<std::pair<size_t, std::string>> &channels;
+  const std::vector<std::pair<std::string, size_t>> &boundedFuncs;
+  /// Whether a note on how an image file was read was printed (once).
+  std::atomic<bool> noted{false};
+
+  Frame read(size_t f);
+  /// Frame `f`'s outputs, sized by the kernel's own arithmetic on the bound
+  /// inputs; false with `error` if a size is out of range.
+  bool sizeOutputs(Bindings &bindings, std::string &error);
+};
+
+Frame FrameSource::read(size_t f) {
+  auto frameStart = std::chrono::steady_clock::now();
+  Frame frame;
+  RunArgs frameArgs = args;
+  frameArgs.images = frames[f];
+  frame.outputPaths = args.outputs;
+  if (batch) {
+    frame.outputPaths.clear();
+    for (size_t o = 0; o < kernel.outputs.size(); ++o)
+      frame.outputPaths.push_back(
+          outputFor(folder, frames[f][namer], kernel, o));
+  }
+  Bindings &bindings = frame.bindings;
+  std::string &error = frame.error;
+  auto done = [&]() {
+    frame.seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - frameStart)
+                        .count();
+    return std::move(frame);
+  };
+  if (!bindParams(kernel, frameArgs, bindings, error,
+                  frames.size() > 1 ? &noted : nullptr) ||
+      !checkKnownChannels(channels, bindings, error) ||
+      !sizeOutputs(bindings, error))
+    return done();
+  if (!checkReductionRanges(compilation.getArvrModule(), kernel.name, bindings,
+                            error) ||
+      !checkFunctionExtents(compilation.getArvrModule(), kernel.name,
+                            boundedFuncs, bindings, error))
+    return done();
+  // Every output can be written where asked, before any is: a run writes
+  // all its outputs or none.
+  for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
+    if (!checkOutputPath(path, image.elementBytes, image.channels, error))
+      return done();
+  return done();
+}
+
+bool FrameSource::sizeOutputs(Bindings &bindings, std::string &error) {
+  std::optional<std::vector<std::array<int64_t, 3>>> sizes =
+      evaluateOutputSizes(compilation.getArvrModule(), kernel.name, bindings);
+  if (!sizes || sizes->size() != kernel.outputs.size()) {
+    error = "internal compiler error: cannot compute the outputs' sizes";
+    return false;
+  }
+  for (auto [o, size] : llvm::enumerate(*sizes)) {
+    auto [width, height, channels] = size;
+    if (width < 1 || height < 1 || width > kMaxImageSide ||
+        height > kMaxImageSide) {
+      error = "the output " +
+              (kernel.namedOutputs ? "'" + kernel.outputs[o].name + "' "
+                                   : std::string()) +
+              "of '" + kernel.name + "' would be " + std::to_string(width) +
+              "x" + std::to_string(height) + ", outside 1 to " +
+              std::to_string(kMaxImageSide) + " pixels a side";
+      return false;
+    }
+    Image image;
+    image.width = static_cast<int>(width);
+    image.height = static_cast<int>(height);
+    image.channels = static_cast<int>(channels);
+    arvr::ScalarType scalar = kernel.outputs[o].type.scalar;
+    image.elementBytes = scalar == arvr::ScalarType::F32   ? 4
+                         : scalar == arvr::ScalarType::U16 ? 2
+                                                           : 1;
+    image.pixels.assign(image.bytes(), 0);
+    bindings.outputs.push_back(std::move(image));
+  }
+  return true;
+}
+
+/// The line a run of many frames ends with: frames a second, and where
+/// each frame's time went.
+static void printSummary(size_t count, const std::string &folder,
+                         const CudaDriver *driver, const RunTimes *gpuTimes,
+                         double total, double compileSeconds, double runSeconds,
+                         double ioSeconds, const char *cached) {
+  double n = static_cast<double>(count);
+  std::string split =
+      gpuTimes ? llvm::formatv(" ({0:F2} copying in, {1:F2} in kernels, "
+                               "{2:F2} copying out)",
+                               1e3 * gpuTimes->upload / n,
+                               1e3 * gpuTimes->kernels / n,
+                               1e3 * gpuTimes->download / n)
+                     .str()
+               : std::string();
+  llvm::outs() << llvm::formatv(
+      "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
+      "(compile {4:F2} s once{7}; per frame {5:F2} ms running{8}, {6:F2} ms "
+      "reading and writing files, overlapped with running)\n",
+      count, folder,
+      driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
+      total > 0 ? n / total : 0.0, compileSeconds, 1e3 * runSeconds / n,
+      1e3 * ioSeconds / n, cached, split);
+}
+
 int runRun(const RunArgs &args) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::duration d) {
@@ -704,23 +858,8 @@ int runRun(const RunArgs &args) {
 
   // The target: the GPU when asked for or, with auto, when there is one.
   std::unique_ptr<CudaDriver> driver;
-  if (args.target != "cpu") {
-    std::string whyNot;
-    driver = CudaDriver::open(whyNot);
-    if (!driver && args.target == "cuda")
-      return fail("--target cuda: " + whyNot);
-    if (!driver)
-      llvm::errs() << "note: " << whyNot << "; running on the CPU\n";
-  }
-  // PTX for sm_XY runs on GPUs of compute capability X.Y and above.
-  int chip = 0;
-  if (driver && llvm::StringRef(args.chip).starts_with("sm_") &&
-      !llvm::StringRef(args.chip).drop_front(3).getAsInteger(10, chip) &&
-      driver->getComputeCapability() < chip)
-    return fail("GPU 0 (" + driver->getDeviceName() + ") is sm_" +
-                std::to_string(driver->getComputeCapability()) +
-                ", older than the target " + args.chip +
-                "; choose one with --chip");
+  if (!openTarget(args, driver))
+    return kExitError;
 
   // Compile once, for every frame.
   Clock::time_point start = Clock::now();
@@ -755,83 +894,9 @@ int runRun(const RunArgs &args) {
     if (func.hasDomain())
       boundedFuncs.emplace_back(func.name, func.vars.size());
 
-  // A frame's inputs read, outputs sized and their paths checked: done on
-  // another thread for the next frame while this one runs, as the writing
-  // of the previous frame's outputs is.
-  struct Frame {
-    Bindings bindings;
-    std::vector<std::string> outputPaths;
-    std::string error;
-    double seconds = 0; ///< Reading and preparing it.
-  };
-  // Whether a note on how an image file was read was printed (once).
-  std::atomic<bool> noted{false};
-  auto prepare = [&](size_t f) {
-    Clock::time_point frameStart = Clock::now();
-    Frame frame;
-    RunArgs frameArgs = args;
-    frameArgs.images = frames[f];
-    frame.outputPaths = args.outputs;
-    if (batch) {
-      frame.outputPaths.clear();
-      for (size_t o = 0; o < kernel->outputs.size(); ++o)
-        frame.outputPaths.push_back(
-            outputFor(folder, frames[f][namer], *kernel, o));
-    }
-    Bindings &bindings = frame.bindings;
-    std::string &error = frame.error;
-    auto done = [&]() {
-      frame.seconds = seconds(Clock::now() - frameStart);
-      return std::move(frame);
-    };
-    if (!bindParams(*kernel, frameArgs, bindings, error,
-                    frames.size() > 1 ? &noted : nullptr))
-      return done();
-    if (!checkKnownChannels(channels, bindings, error))
-      return done();
-    // The outputs' sizes: the kernel's own arithmetic on the bound inputs.
-    std::optional<std::vector<std::array<int64_t, 3>>> sizes =
-        evaluateOutputSizes(compilation.getArvrModule(), kernel->name,
-                            bindings);
-    if (!sizes || sizes->size() != kernel->outputs.size()) {
-      error = "internal compiler error: cannot compute the outputs' sizes";
-      return done();
-    }
-    for (auto [o, size] : llvm::enumerate(*sizes)) {
-      auto [width, height, channels] = size;
-      if (width < 1 || height < 1 || width > kMaxImageSide ||
-          height > kMaxImageSide) {
-        error = "the output " +
-                (kernel->namedOutputs ? "'" + kernel->outputs[o].name + "' "
-                                      : std::string()) +
-                "of '" + kernel->name + "' would be " + std::to_string(width) +
-                "x" + std::to_string(height) + ", outside 1 to " +
-                std::to_string(kMaxImageSide) + " pixels a side";
-        return done();
-      }
-      Image image;
-      image.width = static_cast<int>(width);
-      image.height = static_cast<int>(height);
-      image.channels = static_cast<int>(channels);
-      arvr::ScalarType scalar = kernel->outputs[o].type.scalar;
-      image.elementBytes = scalar == arvr::ScalarType::F32   ? 4
-                           : scalar == arvr::ScalarType::U16 ? 2
-                                                             : 1;
-      image.pixels.assign(image.bytes(), 0);
-      bindings.outputs.push_back(std::move(image));
-    }
-    if (!checkReductionRanges(compilation.getArvrModule(), kernel->name,
-                              bindings, error) ||
-        !checkFunctionExtents(compilation.getArvrModule(), kernel->name,
-                              boundedFuncs, bindings, error))
-      return done();
-    // Every output can be written where asked, before any is: a run writes
-    // all its outputs or none.
-    for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
-      if (!checkOutputPath(path, image.elementBytes, image.channels, error))
-        return done();
-    return done();
-  };
+  FrameSource source{args,    frames,      namer,    batch,       folder,
+                     *kernel, compilation, channels, boundedFuncs};
+  auto prepare = [&source](size_t f) { return source.read(f); };
   struct Written {
     std::string error;
     double seconds = 0;
@@ -986,31 +1051,14 @@ int runRun(const RunArgs &args) {
     return kExitError;
   if (progress)
     llvm::errs() << "\n";
-  if (batch) {
-    double total = seconds(Clock::now() - loopStart);
-    double n = static_cast<double>(frames.size());
-    std::string split =
-        gpu ? llvm::formatv(" ({0:F2} copying in, {1:F2} in kernels, {2:F2} "
-                            "copying out)",
-                            1e3 * gpuTimes.upload / n,
-                            1e3 * gpuTimes.kernels / n,
-                            1e3 * gpuTimes.download / n)
-                  .str()
-            : std::string();
-    llvm::outs() << llvm::formatv(
-        "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
-        "(compile {4:F2} s once{7}; per frame {5:F2} ms running{8}, {6:F2} ms "
-        "reading and writing files, overlapped with running)\n",
-        frames.size(), folder,
-        driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
-        total > 0 ? n / total : 0.0, seconds(compileTime), 1e3 * runSeconds / n,
-        1e3 * ioSeconds / n,
-        !compilation.wasCached() ? ""
-        : cpu && cpu->fromObjectCache()
-            ? ", from the compile cache, machine code too"
-            : ", from the compile cache",
-        split);
-  }
+  if (batch)
+    printSummary(frames.size(), folder, driver.get(), gpu ? &gpuTimes : nullptr,
+                 seconds(Clock::now() - loopStart), seconds(compileTime),
+                 runSeconds, ioSeconds,
+                 !compilation.wasCached() ? ""
+                 : cpu && cpu->fromObjectCache()
+                     ? ", from the compile cache, machine code too"
+                     : ", from the compile cache");
   return 0;
 }
 
