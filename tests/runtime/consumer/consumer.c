@@ -1,7 +1,8 @@
 /* consumer.c - Opens a kernel's launch plan with the installed runtime (C
  * API), lists its arguments, binds an input image and the scalars and
  * prints each output's size; no GPU is needed until a launch, which it
- * does not make. Usage: consumer PLAN WIDTH HEIGHT CHANNELS */
+ * does not make. PLAN `-` is the one arvr_add_kernel compiled with this
+ * program (BLUR_PLAN). Usage: consumer PLAN WIDTH HEIGHT CHANNELS */
 #include <arvr/runtime.h>
 
 #include <stdio.h>
@@ -14,7 +15,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: consumer PLAN WIDTH HEIGHT CHANNELS\n");
     return 2;
   }
-  if (arvr_kernel_open(argv[1], &k) != ARVR_OK) {
+  const char *plan = strcmp(argv[1], "-") == 0 ? BLUR_PLAN : argv[1];
+  if (arvr_kernel_open(plan, &k) != ARVR_OK) {
     fprintf(stderr, "consumer: %s\n", arvr_last_error());
     return 1;
   }
