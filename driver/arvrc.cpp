@@ -1256,13 +1256,8 @@ const CLI::Validator kChipValidator(
     },
     "sm_XY");
 
-int main(int argc, char **argv) {
-  CLI::App app{"arvrc: compiles .arvr image kernels to PTX through MLIR, and "
-               "runs them on images."};
-  app.require_subcommand(1);
-  app.footer("Run 'arvrc <command> --help' for a command's options.");
-
-  BuildArgs build;
+/// `arvrc build` and its options, read into `build`.
+static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
   CLI::App *buildCmd =
       app.add_subcommand("build", "Compile a .arvr file (to PTX by default)");
   buildCmd->add_option("file", build.input, ".arvr source file ('-': stdin)")
@@ -1313,8 +1308,11 @@ int main(int argc, char **argv) {
   buildCmd->footer("Example:\n  arvrc build examples/brightness_contrast.arvr "
                    "-o bc.ptx   (also writes bc.manifest)\n  arvrc build "
                    "k.arvr --emit=arvr");
+  return buildCmd;
+}
 
-  RunArgs run;
+/// `arvrc run` and its options, read into `run`.
+static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
   CLI::App *runCmd =
       app.add_subcommand("run", "Compile a .arvr kernel and run it on images");
   runCmd->add_option("file", run.input, ".arvr source file")->required();
@@ -1357,8 +1355,11 @@ int main(int argc, char **argv) {
       "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3\n"
       "  arvrc run examples/gaussian_blur.arvr -i 'frames/*.png' -o blurred/");
+  return runCmd;
+}
 
-  CompareArgs compare;
+/// `arvrc compare` and its options, read into `compare`.
+static CLI::App *addCompareCommand(CLI::App &app, CompareArgs &compare) {
   CLI::App *compareCmd = app.add_subcommand(
       "compare", "Compare two images: max/mean difference, PSNR, % equal");
   compareCmd->add_option("a", compare.a, "First image")->required();
@@ -1378,7 +1379,21 @@ int main(int argc, char **argv) {
                          "equal pixels dimmed, others yellow (small) to red");
   compareCmd->footer("Example:\n  arvrc compare cpu.png gpu.png --max-abs 1 "
                      "--diff diff.png");
+  return compareCmd;
+}
 
+int main(int argc, char **argv) {
+  CLI::App app{"arvrc: compiles .arvr image kernels to PTX through MLIR, and "
+               "runs them on images."};
+  app.require_subcommand(1);
+  app.footer("Run 'arvrc <command> --help' for a command's options.");
+
+  BuildArgs build;
+  CLI::App *buildCmd = addBuildCommand(app, build);
+  RunArgs run;
+  addRunCommand(app, run);
+  CompareArgs compare;
+  CLI::App *compareCmd = addCompareCommand(app, compare);
   CLI::App *infoCmd = app.add_subcommand(
       "info", "Show the GPU arvrc would use, or why there is none");
   infoCmd->footer("Example:\n  arvrc info    # exit 0 with a usable GPU, 1 "
