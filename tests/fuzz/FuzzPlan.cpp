@@ -1,4 +1,5 @@
-//===- FuzzPlan.cpp - libFuzzer target: launch plans as the runtime reads --===//
+//===- FuzzPlan.cpp - libFuzzer target: launch plans as the runtime reads
+//--===//
 //
 // Reads the bytes as a launch plan (runtime/lib/Plan.h); a plan accepted is
 // then evaluated as a caller's bindings would make it (every image 7 x 5
@@ -25,9 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<Binding> bindings(plan.arguments.size());
   for (size_t a = 0; a < bindings.size(); ++a) {
     bindings[a].bound = true;
-    bindings[a].shape = {5, 7, plan.arguments[a].channels
-                                   ? plan.arguments[a].channels
-                                   : 3};
+    bindings[a].shape = {
+        5, 7, plan.arguments[a].channels ? plan.arguments[a].channels : 3};
     bindings[a].address = 0x10000 * (a + 1);
     bindings[a].scalarBits = 3;
   }
