@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Manifest.h"
+#include "Image.h"
+
+#include "arvr/Frontend/AST.h"
 
 #include "arvr/Dialect/ArvrDialect.h"
 
@@ -75,16 +78,16 @@ public:
       def.op = "dim";
       def.operands.push_back("a" + std::to_string(arg.getArgNumber()));
       def.literal = *index;
-    } else if (auto dim = dyn_cast<arvr::DimOp>(op)) {
+    } else if (auto dim = dyn_cast<mlir::arvr::DimOp>(op)) {
       auto arg = dyn_cast<BlockArgument>(dim.getImage());
       if (!arg)
         return fail(op);
       // The dimension in memref order: (height, width, channels).
       def.op = "dim";
       def.operands.push_back("a" + std::to_string(arg.getArgNumber()));
-      def.literal = dim.getDim() == arvr::Dim::height  ? 0
-                    : dim.getDim() == arvr::Dim::width ? 1
-                                                       : 2;
+      def.literal = dim.getDim() == mlir::arvr::Dim::height  ? 0
+                    : dim.getDim() == mlir::arvr::Dim::width ? 1
+                                                             : 2;
     } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
       def.op = "cast";
       if (!operand(op->getOperand(0)))
@@ -127,6 +130,16 @@ public:
     return names[value] = def.id;
   }
 
+  /// ref(), or "" without an error where `value` is not computed on the
+  /// host (a bound that depends on a point).
+  std::string tryRef(Value value) {
+    std::string before = error;
+    std::string name = ref(value);
+    if (name.empty())
+      error = before;
+    return name;
+  }
+
   std::string fail(Operation *op) {
     if (error.empty())
       error = "internal compiler error: the launch plan cannot describe '" +
@@ -159,12 +172,60 @@ private:
 
 } // namespace
 
+/// "file:line:col: " of `loc`, or "".
+static std::string locationPrefix(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return fileLoc.getFilename().str() + ":" +
+           std::to_string(fileLoc.getLine()) + ":" +
+           std::to_string(fileLoc.getColumn()) + ": ";
+  return "";
+}
+
+/// The plan's checks of `source`: each reduction whose bounds the host can
+/// compute ranges over at most arvr::kMaxReductionRange values; each stage
+/// of a function with extents is 1 to kMaxImageSide points a side.
+static void addChecks(mlir::arvr::KernelOp source, PlanBuilder &builder,
+                      const arvrc::BoundedFunctions &bounded,
+                      arvrc::LaunchPlan &plan) {
+  source.walk([&](mlir::arvr::ReduceOp reduce) {
+    std::string lower = builder.tryRef(reduce.getLower());
+    std::string upper = lower.empty() ? "" : builder.tryRef(reduce.getUpper());
+    if (upper.empty())
+      return;
+    plan.checks.push_back(
+        {true,
+         {lower, upper},
+         ::arvr::kMaxReductionRange,
+         locationPrefix(reduce.getLoc()) + "'" +
+             mlir::arvr::stringifyReductionKind(reduce.getKind()).str() + "'"});
+  });
+  source.walk([&](mlir::arvr::StageOp stage) {
+    auto func = llvm::find_if(
+        bounded, [&](const auto &f) { return f.first == stage.getName(); });
+    if (stage.isOutput() || !stage.hasSizes() || func == bounded.end())
+      return;
+    arvrc::LaunchPlan::Check check{false,
+                                   {},
+                                   arvrc::kMaxImageSide,
+                                   locationPrefix(stage.getLoc()) +
+                                       "the extents of '" +
+                                       stage.getName().str() + "'"};
+    for (Value size : stage.getSizes().take_front(func->second)) {
+      check.operands.push_back(builder.tryRef(size));
+      if (check.operands.back().empty())
+        return;
+    }
+    plan.checks.push_back(check);
+  });
+}
+
 bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
                             const std::string &kernel,
                             const std::string &binaryFile, bool cubin,
-                            LaunchPlan &plan, std::string &error) {
+                            LaunchPlan &plan, std::string &error,
+                            const BoundedFunctions &bounded) {
   auto host = lowered.lookupSymbol<func::FuncOp>(kernel);
-  auto source = arvrModule.lookupSymbol<arvr::KernelOp>(kernel);
+  auto source = arvrModule.lookupSymbol<mlir::arvr::KernelOp>(kernel);
   if (!host || !source || source.getBody().empty()) {
     error = "internal compiler error: no host code for kernel '" + kernel + "'";
     return false;
@@ -177,7 +238,8 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
   plan.indexBits = 32;
   // Frames of a batch may be stacked and run as one launch per kernel, the
   // frame as the grid's z (arvr-batch-frames).
-  plan.batchGridZ = host->hasAttr(arvr::ArvrDialect::kFramesInGridZAttrName);
+  plan.batchGridZ =
+      host->hasAttr(mlir::arvr::ArvrDialect::kFramesInGridZAttrName);
 
   // The arguments: the kernel's (source types, so u8 stays unsigned), then
   // its outputs.
@@ -200,7 +262,7 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
                                   false,
                                   "",
                                   std::nullopt};
-    if (auto image = dyn_cast<arvr::ImageType>(type)) {
+    if (auto image = dyn_cast<mlir::arvr::ImageType>(type)) {
       argument.image = true;
       argument.type = PlanBuilder::typeName(image.getElementType());
       if (image.hasStaticChannels())
@@ -214,9 +276,10 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
   PlanBuilder builder(plan, error);
   // The output's size (width, height, channels), from the arvr kernel: the
   // sizes of the stage it returns.
-  auto ret = cast<arvr::ReturnOp>(source.getBody().front().getTerminator());
+  auto ret =
+      cast<mlir::arvr::ReturnOp>(source.getBody().front().getTerminator());
   for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
-    auto stage = operand.getDefiningOp<arvr::StageOp>();
+    auto stage = operand.getDefiningOp<mlir::arvr::StageOp>();
     if (!stage || !stage.hasSizes()) {
       error = "internal compiler error: an output of '" + kernel +
               "' is not a stage with sizes";
@@ -228,6 +291,7 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
         return false;
     plan.outputSizes.push_back({numInputs + unsigned(index), size});
   }
+  addChecks(source, builder, bounded, plan);
 
   for (gpu::LaunchFuncOp launch : host.getOps<gpu::LaunchFuncOp>()) {
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
@@ -342,7 +406,7 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
       array.push_back(operandJson(ref));
     return array;
   };
-  json::Array arguments, values, buffers, outputSizes, launches;
+  json::Array arguments, values, buffers, outputSizes, launches, checks;
   for (const LaunchPlan::Argument &arg : plan.arguments) {
     json::Object object{{"id", "a" + std::to_string(arg.index)},
                         {"name", arg.name},
@@ -384,18 +448,26 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
          operands(std::vector<std::string>(launch.block, launch.block + 3))},
         {"sharedBytes", operandJson(launch.shared)},
         {"args", operands(launch.args)}});
+  for (const LaunchPlan::Check &check : plan.checks)
+    checks.push_back(json::Object{{"kind", check.range ? "range" : "extents"},
+                                  {"operands", operands(check.operands)},
+                                  {"max", check.max},
+                                  {"what", check.what}});
   json::Object root{
       {"format", "arvrc-launch-plan"},
       {"version", 1},
       {"kernel", plan.kernel},
-      {"binary", json::Object{{"kind", plan.cubin ? "cubin" : "ptx"},
-                              {"file", plan.binaryFile}}},
+      {"binary", plan.cpuEntry.empty()
+                     ? json::Object{{"kind", plan.cubin ? "cubin" : "ptx"},
+                                    {"file", plan.binaryFile}}
+                     : json::Object{{"kind", "cpu"}, {"entry", plan.cpuEntry}}},
       {"indexBits", plan.indexBits},
       {"batch", plan.batchGridZ ? json::Value("grid-z") : json::Value(nullptr)},
       {"arguments", std::move(arguments)},
       {"values", std::move(values)},
       {"buffers", std::move(buffers)},
       {"outputSizes", std::move(outputSizes)},
-      {"launches", std::move(launches)}};
+      {"launches", std::move(launches)},
+      {"checks", std::move(checks)}};
   os << llvm::formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }

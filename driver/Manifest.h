@@ -53,14 +53,33 @@ struct LaunchPlan {
     std::string grid[3], block[3], shared;
     std::vector<std::string> args;
   };
+  /// A limit the arguments must keep for the kernel to run (the runner's
+  /// checkReductionRanges and checkFunctionExtents, as data): a
+  /// reduction's range (operands: lower and upper bound) of at most `max`
+  /// values, or a function's extents (operands: its sizes) each 1 to
+  /// `max`; `what` names it, located in the .arvr file.
+  struct Check {
+    bool range = true; ///< Else extents.
+    std::vector<std::string> operands;
+    int64_t max = 0;
+    std::string what;
+  };
   std::string kernel, binaryFile;
   bool cubin = false, batchGridZ = false;
+  /// A CPU object's entry (`arvrc build --target cpu --emit=obj`): then
+  /// there is no binary file, and no buffers or launches.
+  std::string cpuEntry;
   unsigned indexBits = 32;
   std::vector<Argument> arguments;
   std::vector<std::pair<unsigned, std::vector<std::string>>> outputSizes;
   std::vector<Definition> definitions;
   std::vector<Launch> launches;
+  std::vector<Check> checks;
 };
+
+/// The functions with extents of a kernel (`func f(x, y)[w, h] ...`): each
+/// one's name and number of coordinates.
+using BoundedFunctions = std::vector<std::pair<std::string, size_t>>;
 
 /// Reads the plan of `kernel` from `lowered` (the CUDA pipeline's output,
 /// host code included) and `arvr` (the same kernel as MLIRGen made it, for
@@ -69,7 +88,8 @@ struct LaunchPlan {
 /// the plan cannot say (a compiler bug).
 bool buildLaunchPlan(mlir::ModuleOp lowered, mlir::ModuleOp arvr,
                      const std::string &kernel, const std::string &binaryFile,
-                     bool cubin, LaunchPlan &plan, std::string &error);
+                     bool cubin, LaunchPlan &plan, std::string &error,
+                     const BoundedFunctions &bounded = {});
 
 /// The text manifest of `plan` (docs/manifest.md, format 1).
 void writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os);

@@ -13,11 +13,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compiler.h"
+#include "CpuObject.h"
 #include "CudaDriver.h"
 #include "Image.h"
 #include "Manifest.h"
 #include "Runner.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -125,6 +127,8 @@ struct BuildArgs {
   bool noCache = false;
   std::vector<std::string> specialize; ///< name=value, image.channels=N
   bool fastMath = false;
+  std::string cpu = "host"; ///< --emit=obj: the CPU the object is for.
+  std::string header;       ///< --emit=obj: the header; "" beside -o.
 };
 
 /// The launch manifest's and plan's default paths: `-o out.ptx` ->
@@ -136,12 +140,96 @@ std::string defaultManifestPath(const std::string &ptxPath,
   return std::string(path);
 }
 
+/// Writes each (path, contents) pair, in order; if one cannot be written,
+/// removes those written before it and returns false (reported).
+bool writeAll(
+    const std::vector<std::pair<std::string, const std::string *>> &files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].first.empty() ||
+        writeOutput(files[i].first,
+                    [&](llvm::raw_ostream &os) { os << *files[i].second; }))
+      continue;
+    for (size_t j = 0; j < i; ++j)
+      if (files[j].first != "-" && !files[j].first.empty())
+        llvm::sys::fs::remove(files[j].first);
+    return false;
+  }
+  return true;
+}
+
+/// The functions with extents of `kernel` (their sizes are checked before
+/// a run, by the runner or by the plan's checks).
+BoundedFunctions boundedFunctionsOf(const arvr::KernelDecl &kernel) {
+  BoundedFunctions bounded;
+  for (const arvr::FuncDef &func : kernel.funcs)
+    if (func.hasDomain())
+      bounded.emplace_back(func.name, func.vars.size());
+  return bounded;
+}
+
+/// `arvrc build --target cpu --emit=obj`: the kernel's object file, its
+/// header and its plan (arguments and output sizes, read from the CUDA
+/// pipeline's host code as for PTX: the two pipelines take the same
+/// arguments, the CPU's two row parameters aside).
+int buildCpuObject(const BuildArgs &args, Compilation &compilation,
+                   const CompileOptions &options) {
+  if (args.output == "-")
+    return fail("--emit=obj writes a file: give -o NAME.o");
+  const arvr::KernelDecl *kernel =
+      selectKernel(compilation.getAst(), args.kernel, args.input);
+  if (!kernel || !compilation.lower(options, Emit::Llvm))
+    return kExitError;
+  Compilation hostCode;
+  CompileOptions cuda = options;
+  cuda.target = Target::Cuda;
+  if (!hostCode.load(args.input) || !hostCode.parse() ||
+      !hostCode.keepOnlyKernel(kernel->name) ||
+      !hostCode.lower(cuda, Emit::Loops))
+    return kExitError;
+  std::string error, planJson, object;
+  LaunchPlan plan;
+  if (!buildLaunchPlan(hostCode.getModule(), hostCode.getArvrModule(),
+                       kernel->name, "", false, plan, error,
+                       boundedFunctionsOf(*kernel)))
+    return fail(error);
+  if (!plan.launches.empty())
+    return fail("internal compiler error: host code with launches at the "
+                "loops stage");
+  // The CPU entry takes the plan's arguments and, before the outputs, the
+  // band of rows to compute (arvr-cpu-row-bands).
+  auto entry = compilation.getModule().lookupSymbol<mlir::LLVM::LLVMFuncOp>(
+      "_mlir_ciface_" + kernel->name);
+  if (!entry || entry.getNumArguments() != plan.arguments.size() + 2)
+    return fail("internal compiler error: the CPU entry of '" + kernel->name +
+                "' does not take the plan's arguments");
+  plan.cpuEntry = "arvr_cpu_" + kernel->name;
+  plan.indexBits = 64;
+  llvm::raw_string_ostream json(planJson);
+  writeLaunchPlanJson(plan, json);
+  if (!emitCpuObject(compilation.getModule(), kernel->name, planJson, args.cpu,
+                     object, error))
+    return fail(args.input + ": " + error);
+  std::string objectName(llvm::sys::path::filename(args.output));
+  std::string header = cpuObjectHeader(kernel->name, objectName);
+  std::string headerPath =
+      args.header.empty() ? defaultManifestPath(args.output, "h") : args.header;
+  std::string planPath = args.plan.empty()
+                             ? defaultManifestPath(args.output, "plan.json")
+                             : args.plan;
+  return writeAll({{args.output, &object},
+                   {headerPath, &header},
+                   {planPath, &planJson}})
+             ? 0
+             : kExitError;
+}
+
 int runBuild(const BuildArgs &args) {
   static const std::map<std::string, Emit> emits = {
       {"tokens", Emit::Tokens}, {"ast", Emit::Ast},    {"arvr", Emit::Arvr},
       {"loops", Emit::Loops},   {"gpu", Emit::Gpu},    {"llvm", Emit::Llvm},
       {"ptx", Emit::Ptx},       {"cubin", Emit::Cubin}};
-  Emit emit = emits.at(args.emit);
+  bool cpuObject = args.emit == "obj";
+  Emit emit = cpuObject ? Emit::Llvm : emits.at(args.emit);
   CompileOptions options;
   options.target = args.target == "cpu" ? Target::Cpu : Target::Cuda;
   options.chip = args.chip;
@@ -154,6 +242,8 @@ int runBuild(const BuildArgs &args) {
   bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
   if (binary && options.target == Target::Cpu)
     return fail("--emit=" + args.emit + " needs --target cuda");
+  if (cpuObject && options.target != Target::Cpu)
+    return fail("--emit=obj needs --target cpu");
 
   Compilation compilation;
   if (!compilation.load(args.input))
@@ -175,6 +265,8 @@ int runBuild(const BuildArgs &args) {
                        [&](llvm::raw_ostream &os) { compilation.printAst(os); })
                ? 0
                : kExitError;
+  if (cpuObject)
+    return buildCpuObject(args, compilation, options);
   if (!compilation.lower(options, emit))
     return kExitError;
   if (!binary)
@@ -202,29 +294,20 @@ int runBuild(const BuildArgs &args) {
     std::string error;
     LaunchPlan plan;
     if (!kernel ||
-        !buildLaunchPlan(compilation.getModule(), compilation.getArvrModule(),
-                         kernel->name,
-                         std::string(llvm::sys::path::filename(args.output)),
-                         emit == Emit::Cubin, plan, error))
+        !buildLaunchPlan(
+            compilation.getModule(), compilation.getArvrModule(), kernel->name,
+            std::string(llvm::sys::path::filename(args.output)),
+            emit == Emit::Cubin, plan, error, boundedFunctionsOf(*kernel)))
       return error.empty() ? kExitError : fail(error);
     llvm::raw_string_ostream text(manifest), json(planJson);
     writeManifestText(plan, text);
     writeLaunchPlanJson(plan, json);
   }
-  if (!writeOutput(args.output, [&](llvm::raw_ostream &os) { os << ptx; }))
-    return kExitError;
-  for (auto [path, contents] :
-       {std::pair(&manifestPath, &manifest), std::pair(&planPath, &planJson)}) {
-    if (path->empty() ||
-        writeOutput(*path, [&](llvm::raw_ostream &os) { os << *contents; }))
-      continue;
-    for (const std::string *written :
-         {&args.output, static_cast<const std::string *>(&manifestPath)})
-      if (*written != "-" && written != path)
-        llvm::sys::fs::remove(*written);
-    return kExitError;
-  }
-  return 0;
+  return writeAll({{args.output, &ptx},
+                   {manifestPath, &manifest},
+                   {planPath, &planJson}})
+             ? 0
+             : kExitError;
 }
 
 //===----------------------------------------------------------------------===//
@@ -889,10 +972,7 @@ int runRun(const RunArgs &args) {
   if (driver)
     gpu = std::make_unique<CudaKernels>(compilation.getModule(), *driver);
   // Functions with extents, whose sizes are checked for each frame.
-  std::vector<std::pair<std::string, size_t>> boundedFuncs;
-  for (const arvr::FuncDef &func : kernel->funcs)
-    if (func.hasDomain())
-      boundedFuncs.emplace_back(func.name, func.vars.size());
+  BoundedFunctions boundedFuncs = boundedFunctionsOf(*kernel);
 
   FrameSource source{args,    frames,      namer,    batch,       folder,
                      *kernel, compilation, channels, boundedFuncs};
@@ -1268,9 +1348,10 @@ static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
       ->add_option(
           "--emit", build.emit,
           "What to write: tokens, ast, arvr (the dialect), loops, "
-          "gpu, llvm, ptx, or cubin (assembled by the toolkit's ptxas)")
-      ->check(CLI::IsMember(
-          {"tokens", "ast", "arvr", "loops", "gpu", "llvm", "ptx", "cubin"}));
+          "gpu, llvm, ptx, cubin (assembled by the toolkit's ptxas), or obj "
+          "(--target cpu: an object file, its header NAME.h and plan)")
+      ->check(CLI::IsMember({"tokens", "ast", "arvr", "loops", "gpu", "llvm",
+                             "ptx", "cubin", "obj"}));
   buildCmd->add_option("--target", build.target, "cuda (default) or cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}));
   buildCmd->add_option("--chip", build.chip, "GPU architecture (default sm_90)")
@@ -1279,6 +1360,12 @@ static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
       "--cuda-path", build.cudaPath,
       "CUDA toolkit for libdevice (exp, sin, ... on the "
       "GPU); default: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda");
+  buildCmd->add_option("--cpu", build.cpu,
+                       "--emit=obj: the CPU to compile for (default host, "
+                       "this machine's; or an LLVM CPU name, e.g. x86-64-v3)");
+  buildCmd->add_option("--header", build.header,
+                       "--emit=obj: where to write the C header; default: "
+                       "beside the object, as NAME.h");
   buildCmd->add_option("--kernel", build.kernel,
                        "Compile only this kernel (PTX holds one kernel)");
   buildCmd->add_option("--plan", build.plan,

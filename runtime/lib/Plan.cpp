@@ -61,6 +61,7 @@ private:
   bool value(const json::Object &o, const std::string &where);
   bool buffer(const json::Object &o, const std::string &where);
   bool launch(const json::Object &o, const std::string &where);
+  bool check(const json::Object &o, const std::string &where);
   /// Each object of the array `key` of `root`, read by `each`.
   template <typename Each>
   bool array(const json::Object &root, llvm::StringRef key, Each each) {
@@ -240,6 +241,27 @@ bool Reader::launch(const json::Object &o, const std::string &where) {
   return true;
 }
 
+bool Reader::check(const json::Object &o, const std::string &where) {
+  PlanCheck c;
+  std::string kind;
+  size_t v = plan.values.size();
+  if (!string(o, "kind", where, kind) || !string(o, "what", where, c.what) ||
+      !integer(o, "max", where, 1, INT64_MAX, c.max) ||
+      !operands(o, "operands", where, kind == "range" ? 2 : 0, c.operands, 0,
+                v))
+    return false;
+  if (kind != "range" && kind != "extents")
+    return fail(where, "'kind' must be range or extents");
+  c.range = kind == "range";
+  for (const Operand &operand : c.operands)
+    if (operand.kind == Operand::Argument &&
+        plan.arguments[operand.number].image)
+      return fail(where, "a check's operand must be a number, a scalar or "
+                         "a value");
+  plan.checks.push_back(std::move(c));
+  return true;
+}
+
 bool Reader::read(const json::Object &root) {
   std::string format;
   int64_t version = 0, indexBits = 0;
@@ -255,10 +277,12 @@ bool Reader::read(const json::Object &root) {
   const json::Object *binary = root.getObject("binary");
   std::string kind;
   if (!binary || !string(*binary, "kind", "binary", kind) ||
-      !string(*binary, "file", "binary", plan.binaryFile) ||
-      (kind != "ptx" && kind != "cubin"))
+      !(kind == "cpu" ? string(*binary, "entry", "binary", plan.cpuEntry)
+                      : string(*binary, "file", "binary", plan.binaryFile)) ||
+      (kind != "ptx" && kind != "cubin" && kind != "cpu"))
     return fail("binary", "must be {\"kind\": \"ptx\" | \"cubin\", "
-                          "\"file\": NAME}");
+                          "\"file\": NAME} or {\"kind\": \"cpu\", "
+                          "\"entry\": SYMBOL}");
   plan.cubin = kind == "cubin";
   const json::Value *batch = root.get("batch");
   if (!batch || (!batch->getAsNull() && batch->getAsString() != "grid-z"))
@@ -284,7 +308,14 @@ bool Reader::read(const json::Object &root) {
                  return true;
                }) &&
          array(root, "launches",
-               [&](auto &o, auto &w) { return launch(o, w); });
+               [&](auto &o, auto &w) { return launch(o, w); }) &&
+         // Optional (plans of arvrc before 2026-12-04 have none).
+         (!root.get("checks") ||
+          array(root, "checks",
+                [&](auto &o, auto &w) { return check(o, w); })) &&
+         (plan.cpuEntry.empty() ||
+          (plan.launches.empty() && plan.buffers.empty()) ||
+          fail("plan", "a CPU object's plan has no launches or buffers"));
 }
 
 /// `r` wrapped to `bits` bits, sign-extended.
@@ -398,6 +429,35 @@ bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
       return false;
     }
     values[i] = wrap(r, v.bits);
+  }
+  for (const PlanCheck &c : p.checks) {
+    std::string sizes;
+    bool outside = false;
+    for (const Operand &o : c.operands) {
+      int64_t n = operand(o);
+      sizes += (sizes.empty() ? "" : "x") + std::to_string(n);
+      outside |= n < 1 || n > c.max;
+    }
+    if (c.range) {
+      int64_t lower = operand(c.operands[0]), upper = operand(c.operands[1]);
+      // In 128 bits: the bounds are any 64-bit values.
+      __int128 count = __int128(upper) - lower + 1;
+      if (count <= c.max)
+        continue;
+      error = c.what + " ranges over " +
+              (count > INT64_MAX ? std::string("more than 2^63")
+                                 : std::to_string(int64_t(count))) +
+              " values (" + std::to_string(lower) + " to " +
+              std::to_string(upper) + ") with these arguments; at most " +
+              std::to_string(c.max) + " are allowed";
+      return false;
+    }
+    if (outside) {
+      error = c.what + " would be " + sizes +
+              " with these arguments, outside 1 to " + std::to_string(c.max) +
+              " points a side";
+      return false;
+    }
   }
   return true;
 }

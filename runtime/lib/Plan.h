@@ -55,8 +55,21 @@ struct PlanLaunch {
   std::vector<Operand> args;
 };
 
+/// A limit the bound arguments must keep (docs/launch-plan.md): a
+/// reduction's range, operands[1] - operands[0] + 1, at most `max`; or a
+/// function's extents, each operand 1 to `max`. `what` names it, with its
+/// place in the .arvr file.
+struct PlanCheck {
+  bool range = true;
+  std::vector<Operand> operands;
+  int64_t max = 0;
+  std::string what;
+};
+
 struct Plan {
-  std::string kernel, binaryFile;
+  /// binaryFile: the PTX or cubin; cpuEntry instead for a CPU object's
+  /// plan (`arvrc build --target cpu --emit=obj`), which has no launches.
+  std::string kernel, binaryFile, cpuEntry;
   bool cubin = false, batchGridZ = false;
   unsigned indexBits = 32;
   std::vector<PlanArgument> arguments;
@@ -65,6 +78,7 @@ struct Plan {
   /// Output argument -> its (W, H, C).
   std::vector<std::pair<unsigned, std::array<Operand, 3>>> outputSizes;
   std::vector<PlanLaunch> launches;
+  std::vector<PlanCheck> checks;
 };
 
 /// Reads `text` as a plan of version 1; false with `error` (naming where
@@ -93,7 +107,8 @@ struct ResolvedLaunch {
 /// inputs and scalars must be bound, outputs may not be yet).
 class Evaluation {
 public:
-  /// False with `error` if an input is unbound, a division is by zero.
+  /// False with `error` if an input is unbound, a division is by zero, a
+  /// check fails.
   bool evaluate(const Plan &plan, const std::vector<Binding> &bindings,
                 std::string &error);
   /// An operand's integer value (a scalar argument sign-extended from 32

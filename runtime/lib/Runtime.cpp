@@ -2,7 +2,9 @@
 //
 // arvr_kernel: a launch plan (Plan.h) with its binary, the caller's
 // bindings, and, once launched, the CUDA module and the intermediate
-// buffers, reused by later launches while large enough. Every entry point
+// buffers, reused by later launches while large enough; or, for a CPU
+// object (arvr_kernel_open_cpu), the plan and the object's entry, run on
+// host memory in bands of rows. Every entry point
 // checks its arguments and returns a status with the reason in a
 // thread-local message; nothing throws or aborts.
 //
@@ -17,15 +19,21 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
+#include <thread>
 
 using namespace arvr::runtime;
 
 struct arvr_kernel {
   Plan plan;
+  /// A CPU object's entry (arvr_kernel_open_cpu); else the PTX or cubin.
+  arvr_cpu_entry cpuEntry = nullptr;
   std::string binary;
   std::vector<Binding> bindings;
   std::unique_ptr<arvrc::CudaDriver> cuda;
@@ -142,6 +150,66 @@ arvr_status checkOutputs(const arvr_kernel *k, const Evaluation &e) {
   return ARVR_OK;
 }
 
+/// An MLIR memref descriptor of rank 3, as the CPU entry takes images.
+struct Descriptor {
+  void *base, *aligned;
+  int64_t offset, sizes[3], strides[3];
+};
+
+/// Runs a CPU object's entry on `bindings` (checked), the rows of its
+/// tallest output split in bands, one per hardware thread (the entry takes
+/// the band before its outputs), on this thread if no other can start.
+arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
+  size_t n = k->plan.arguments.size();
+  std::vector<Descriptor> descriptors(n);
+  std::vector<void *> descriptorPtrs(n);
+  std::vector<void *> args;
+  int64_t rows = 0;
+  for (size_t a = 0; a < n; ++a) {
+    const Binding &b = bindings[a];
+    if (!k->plan.arguments[a].image) {
+      args.push_back(const_cast<uint64_t *>(&b.scalarBits)); // Little-endian.
+      continue;
+    }
+    void *data = reinterpret_cast<void *>(static_cast<uintptr_t>(b.address));
+    descriptors[a] = {data,
+                      data,
+                      0,
+                      {b.shape[0], b.shape[1], b.shape[2]},
+                      {b.shape[1] * b.shape[2], b.shape[2], 1}};
+    descriptorPtrs[a] = &descriptors[a];
+    args.push_back(&descriptorPtrs[a]);
+    if (k->plan.arguments[a].output)
+      rows = std::max(rows, b.shape[0]);
+  }
+  size_t outputs = 0;
+  for (const PlanArgument &arg : k->plan.arguments)
+    outputs += arg.output;
+  int64_t threads =
+      std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, rows);
+  std::vector<std::array<int64_t, 2>> bands(threads);
+  auto run = [&](int64_t t) {
+    std::vector<void *> band = args;
+    band.insert(band.end() - outputs, {&bands[t][0], &bands[t][1]});
+    k->cpuEntry(band.data());
+  };
+  std::vector<std::thread> workers;
+  for (int64_t t = 0; t < threads; ++t) {
+    bands[t] = {rows * t / threads, rows * (t + 1) / threads};
+    if (t == 0)
+      continue;
+    try {
+      workers.emplace_back(run, t);
+    } catch (const std::system_error &) {
+      run(t); // No thread to be had: this band here.
+    }
+  }
+  run(0);
+  for (std::thread &worker : workers)
+    worker.join();
+  return ARVR_OK;
+}
+
 /// Launches `k` once for `frames` frames stacked.
 arvr_status launchOnce(arvr_kernel *k, const std::vector<Binding> &bindings,
                        void *stream, int frames) {
@@ -151,6 +219,8 @@ arvr_status launchOnce(arvr_kernel *k, const std::vector<Binding> &bindings,
     return fail(ARVR_ERROR_BINDING, error);
   if (arvr_status s = checkOutputs(k, e))
     return s;
+  if (k->cpuEntry)
+    return runCpu(k, bindings);
   if (arvr_status s = prepare(k, e, frames))
     return s;
   std::vector<ResolvedLaunch> launches;
@@ -189,6 +259,12 @@ arvr_status arvr_kernel_open(const char *planPath, arvr_kernel **kernel) {
   std::string error;
   if (!parsePlan((*text)->getBuffer(), k->plan, error))
     return fail(ARVR_ERROR_PLAN, std::string(planPath) + ": " + error);
+  if (!k->plan.cpuEntry.empty())
+    return fail(ARVR_ERROR_PLAN,
+                std::string(planPath) +
+                    ": the plan of a CPU object: link the object and open it "
+                    "with its header's arvr_open_" +
+                    k->plan.kernel + " (arvr_kernel_open_cpu)");
   llvm::SmallString<256> binaryPath(llvm::sys::path::parent_path(planPath));
   llvm::sys::path::append(binaryPath, k->plan.binaryFile);
   auto binary = llvm::MemoryBuffer::getFile(binaryPath, /*IsText=*/false,
@@ -200,6 +276,31 @@ arvr_status arvr_kernel_open(const char *planPath, arvr_kernel **kernel) {
   k->bindings.resize(k->plan.arguments.size());
   *kernel = k.release();
   return ARVR_OK;
+}
+
+arvr_status arvr_kernel_open_cpu(const char *plan, arvr_cpu_entry entry,
+                                 arvr_kernel **kernel) {
+  if (!plan || !entry || !kernel)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_open_cpu: a null plan, entry or result");
+  *kernel = nullptr;
+  auto k = std::make_unique<arvr_kernel>();
+  std::string error;
+  if (!parsePlan(plan, k->plan, error))
+    return fail(ARVR_ERROR_PLAN, "arvr_kernel_open_cpu: " + error);
+  if (k->plan.cpuEntry.empty())
+    return fail(ARVR_ERROR_PLAN,
+                "arvr_kernel_open_cpu: the plan of kernel '" + k->plan.kernel +
+                    "' is for a GPU binary (" + k->plan.binaryFile +
+                    "): open it with arvr_kernel_open");
+  k->cpuEntry = entry;
+  k->bindings.resize(k->plan.arguments.size());
+  *kernel = k.release();
+  return ARVR_OK;
+}
+
+int arvr_kernel_is_cpu(const arvr_kernel *kernel) {
+  return kernel && kernel->cpuEntry;
 }
 
 void arvr_kernel_close(arvr_kernel *kernel) {

@@ -17,13 +17,17 @@
 #include "arvr/runtime.h"
 #include "arvr/runtime.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -282,4 +286,134 @@ TEST_CASE("runtime: what is not a plan is refused, with where and why") {
   unlink(orphan.c_str());
   rmdir(folder.c_str());
   removePlan(plan);
+}
+
+namespace {
+
+/// What a CPU object's entry was called with, call by call.
+struct EntryCall {
+  std::vector<std::array<int64_t, 8>> images; ///< data, offset, sizes, strides
+  float sigma = 0;
+  int32_t radius = 0;
+  int64_t rowBegin = 0, rowEnd = 0;
+};
+std::mutex entryMutex;
+std::vector<EntryCall> entryCalls;
+
+/// Stands for gaussian_blur's CPU entry: (src, sigma, radius, row_begin,
+/// row_end, out), each through a pointer; images as memref descriptors.
+void fakeGaussianEntry(void **args) {
+  auto image = [](void *slot) {
+    auto *d = *static_cast<int64_t **>(slot);
+    return std::array<int64_t, 8>{d[1], d[2], d[3], d[4],
+                                  d[5], d[6], d[7], d[8]};
+  };
+  EntryCall call;
+  call.images = {image(args[0]), image(args[5])};
+  call.sigma = *static_cast<float *>(args[1]);
+  call.radius = *static_cast<int32_t *>(args[2]);
+  call.rowBegin = *static_cast<int64_t *>(args[3]);
+  call.rowEnd = *static_cast<int64_t *>(args[4]);
+  std::lock_guard<std::mutex> lock(entryMutex);
+  entryCalls.push_back(call);
+}
+
+} // namespace
+
+TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
+  std::string base = scratch("blur-cpu");
+  std::string command = kArvrcBinary + " build " + kSource +
+                        "/examples/gaussian_blur.arvr --target cpu "
+                        "--emit=obj -o " +
+                        base + ".o";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::string plan = slurp(base + ".plan.json");
+  for (const char *ext : {".o", ".h", ".plan.json"})
+    unlink((base + ext).c_str());
+
+  arvr_kernel *k = nullptr;
+  CHECK(arvr_kernel_open_cpu(nullptr, fakeGaussianEntry, &k) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_open_cpu(plan.c_str(), nullptr, &k) ==
+        ARVR_ERROR_INVALID_ARGUMENT);
+  CHECK(arvr_kernel_open_cpu("{}", fakeGaussianEntry, &k) == ARVR_ERROR_PLAN);
+  REQUIRE(arvr_kernel_open_cpu(plan.c_str(), fakeGaussianEntry, &k) == ARVR_OK);
+  CHECK(arvr_kernel_is_cpu(k) == 1);
+  CHECK(std::string(arvr_kernel_name(k)) == "gaussian_blur");
+
+  std::vector<uint8_t> in(2 * 37 * 5 * 3), out(in.size());
+  REQUIRE(arvr_kernel_bind_image(k, 0, uint64_t(in.data()), 37, 5, 3) ==
+          ARVR_OK);
+  REQUIRE(arvr_kernel_bind_f32(k, 1, 1.25f) == ARVR_OK);
+  REQUIRE(arvr_kernel_bind_i32(k, 2, 3) == ARVR_OK);
+  REQUIRE(arvr_kernel_bind_image(k, 3, uint64_t(out.data()), 37, 5, 3) ==
+          ARVR_OK);
+  entryCalls.clear();
+  REQUIRE(arvr_kernel_launch(k, nullptr, 2) == ARVR_OK);
+  // Each frame's rows, in bands that cover them once; the second frame's
+  // images follow the first's.
+  int64_t frameBytes = 37 * 5 * 3;
+  for (int frame = 0; frame < 2; ++frame) {
+    std::vector<bool> covered(5, false);
+    for (const EntryCall &call : entryCalls) {
+      if (call.images[0][0] != int64_t(in.data()) + frame * frameBytes)
+        continue;
+      CHECK(call.images[1][0] == int64_t(out.data()) + frame * frameBytes);
+      CHECK(call.sigma == 1.25f);
+      CHECK(call.radius == 3);
+      for (const auto &d : call.images)
+        CHECK(
+            std::array<int64_t, 7>{d[1], d[2], d[3], d[4], d[5], d[6], d[7]} ==
+            std::array<int64_t, 7>{0, 5, 37, 3, 111, 3, 1});
+      for (int64_t row = call.rowBegin; row < call.rowEnd; ++row) {
+        CHECK_FALSE(covered[row]);
+        covered[row] = true;
+      }
+    }
+    CHECK(std::count(covered.begin(), covered.end(), true) == 5);
+  }
+
+  // The plan's checks: a reduction over too many values is refused before
+  // the entry is called.
+  entryCalls.clear();
+  REQUIRE(arvr_kernel_bind_i32(k, 2, 40000) == ARVR_OK);
+  CHECK(arvr_kernel_launch(k, nullptr, 1) == ARVR_ERROR_BINDING);
+  CHECK(std::string(arvr_last_error()).find("ranges over 80001 values") !=
+        std::string::npos);
+  CHECK(std::string(arvr_last_error()).find("gaussian_blur.arvr:24:17") !=
+        std::string::npos);
+  CHECK(entryCalls.empty());
+  arvr_kernel_close(k);
+
+  // A CPU plan is not opened as a GPU one, nor a GPU plan as a CPU one;
+  // a CPU plan with launches is not a plan.
+  std::string gpuPlan = buildPlan("examples/gaussian_blur.arvr");
+  CHECK(arvr_kernel_open_cpu(slurp(gpuPlan).c_str(), fakeGaussianEntry, &k) ==
+        ARVR_ERROR_PLAN);
+  CHECK(std::string(arvr_last_error()).find("open it with arvr_kernel_open") !=
+        std::string::npos);
+  std::string cpuPlanFile = scratch("cpu.plan.json");
+  std::ofstream(cpuPlanFile) << plan;
+  CHECK(arvr_kernel_open(cpuPlanFile.c_str(), &k) == ARVR_ERROR_PLAN);
+  CHECK(std::string(arvr_last_error()).find("arvr_open_gaussian_blur") !=
+        std::string::npos);
+  unlink(cpuPlanFile.c_str());
+  std::string withLaunch = plan;
+  std::string gpuText = slurp(gpuPlan);
+  size_t launches = gpuText.find("\"launches\": [");
+  size_t empty = withLaunch.find("\"launches\": []");
+  REQUIRE(launches != std::string::npos);
+  REQUIRE(empty != std::string::npos);
+  arvr::runtime::Plan parsed;
+  std::string error;
+  CHECK(arvr::runtime::parsePlan(plan, parsed, error));
+  CHECK(parsed.cpuEntry == "arvr_cpu_gaussian_blur");
+  CHECK(parsed.checks.size() == 3);
+  withLaunch.replace(empty, strlen("\"launches\": []"),
+                     "\"launches\": [{\"entry\": \"e\", \"grid\": [1, 1, 1], "
+                     "\"block\": [1, 1, 1], \"sharedBytes\": 0, \"args\": "
+                     "[\"a0\"]}]");
+  CHECK_FALSE(arvr::runtime::parsePlan(withLaunch, parsed, error));
+  CHECK(error.find("no launches or buffers") != std::string::npos);
+  removePlan(gpuPlan);
 }

@@ -3,8 +3,9 @@
  * The arvr runtime's C API: load a kernel that `arvrc build` compiled (its
  * launch plan, NAME.plan.json, and the PTX or cubin beside it), bind device
  * buffers and scalars to its arguments, and launch it on the caller's CUDA
- * stream. libcuda is loaded when the first kernel is opened; the caller's
- * current context is used (the device's primary context if there is none).
+ * stream; or run a kernel compiled to a CPU object on host memory. libcuda
+ * is loaded when a GPU kernel is first launched; the caller's current
+ * context is used (the device's primary context if there is none).
  * Every call returns a status; on failure arvr_last_error() says why, for
  * the calling thread. Nothing is allocated on the caller's behalf but the
  * intermediate buffers a kernel's plan asks for, kept until it is closed.
@@ -62,6 +63,21 @@ ARVR_API const char *arvr_last_error(void);
  *  launch. */
 ARVR_API arvr_status arvr_kernel_open(const char *plan_path,
                                       arvr_kernel **kernel);
+/** The entry of a kernel compiled to a CPU object (`arvrc build --target cpu
+ *  --emit=obj`): a pointer to each argument. */
+typedef void (*arvr_cpu_entry)(void **args);
+
+/** Opens a kernel compiled to a CPU object linked into the program, from
+ *  its plan's text and entry (the generated header's arvr_open_NAME does
+ *  this). Its images are host memory; arvr_kernel_launch runs it on the
+ *  calling thread and as many others as the machine has cores, and returns
+ *  when it is done. */
+ARVR_API arvr_status arvr_kernel_open_cpu(const char *plan,
+                                          arvr_cpu_entry entry,
+                                          arvr_kernel **kernel);
+/** 1 for a CPU object's kernel, 0 for a GPU binary's (or null). */
+ARVR_API int arvr_kernel_is_cpu(const arvr_kernel *kernel);
+
 /** Frees the kernel's module and buffers; null is ignored. */
 ARVR_API void arvr_kernel_close(arvr_kernel *kernel);
 
@@ -75,7 +91,8 @@ ARVR_API arvr_status arvr_kernel_arg_info(const arvr_kernel *kernel, int index,
 ARVR_API int arvr_kernel_find_arg(const arvr_kernel *kernel, const char *name);
 
 /** Binds image argument `index` to `width` x `height` pixels of `channels`
- *  interleaved elements at `device_ptr` (a CUdeviceptr), rows unpadded.
+ *  interleaved elements at `device_ptr` (a CUdeviceptr; for a CPU object's
+ *  kernel, a host address), rows unpadded.
  *  With several frames (arvr_kernel_launch), the first frame: the others
  *  follow it, each of the same size. */
 ARVR_API arvr_status arvr_kernel_bind_image(arvr_kernel *kernel, int index,
@@ -95,7 +112,8 @@ ARVR_API arvr_status arvr_kernel_output_size(arvr_kernel *kernel, int index,
 
 /** Launches the kernel on `frames` frames (1 or more) on `stream` (a
  *  CUstream or cudaStream_t; null: the default stream) and returns without
- *  waiting. Every argument must be bound, outputs at their sizes. */
+ *  waiting. Every argument must be bound, outputs at their sizes. A CPU
+ *  object's kernel ignores `stream` and returns when it is done. */
 ARVR_API arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream,
                                         int frames);
 

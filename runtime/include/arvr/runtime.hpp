@@ -9,6 +9,9 @@
 //   auto [ow, oh, oc] = k.outputSize("out0");
 //   k.image("out0", d_dst, ow, oh, oc).launch(stream);
 //
+// A kernel compiled to a CPU object opens through its header, and runs on
+// host memory: `arvr::Kernel k(arvr_open_blur);`.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ARVR_RUNTIME_HPP
@@ -34,6 +37,9 @@ public:
   explicit Kernel(const std::string &planPath) {
     check(arvr_kernel_open(planPath.c_str(), &kernel));
   }
+  /// A kernel compiled to a CPU object, by its header's opener:
+  /// `arvr::Kernel k(arvr_open_blur);`.
+  explicit Kernel(arvr_status (*open)(arvr_kernel **)) { check(open(&kernel)); }
   ~Kernel() { arvr_kernel_close(kernel); }
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
