@@ -28,8 +28,12 @@ namespace {
 
 class PlanBuilder {
 public:
+  /// Values and buffers numbered after those `plan` defines already.
   PlanBuilder(arvrc::LaunchPlan &plan, std::string &error)
-      : plan(plan), error(error) {}
+      : plan(plan), error(error) {
+    for (const arvrc::LaunchPlan::Definition &def : plan.definitions)
+      ++(def.op.empty() ? numBuffers : numValues);
+  }
 
   /// The name of an operand in the plan: `aN` for the host function's
   /// argument N, `bN` for a stage buffer, `vN` for a computed value;
@@ -219,41 +223,27 @@ static void addChecks(mlir::arvr::KernelOp source, PlanBuilder &builder,
   });
 }
 
-bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
-                            const std::string &kernel,
-                            const std::string &binaryFile, bool cubin,
-                            LaunchPlan &plan, std::string &error,
-                            const BoundedFunctions &bounded) {
-  auto host = lowered.lookupSymbol<func::FuncOp>(kernel);
+bool arvrc::buildKernelPlan(ModuleOp arvrModule, const std::string &kernel,
+                            const BoundedFunctions &bounded, LaunchPlan &plan,
+                            std::string &error) {
   auto source = arvrModule.lookupSymbol<mlir::arvr::KernelOp>(kernel);
-  if (!host || !source || source.getBody().empty()) {
-    error = "internal compiler error: no host code for kernel '" + kernel + "'";
+  if (!source || source.getBody().empty()) {
+    error = "internal compiler error: no kernel '" + kernel + "'";
     return false;
   }
   plan.kernel = kernel;
-  plan.binaryFile = binaryFile;
-  plan.cubin = cubin;
-  // The PTX's index arithmetic (and so its index and memref size
-  // parameters) is 32-bit: see buildCudaPipeline.
-  plan.indexBits = 32;
-  // Frames of a batch may be stacked and run as one launch per kernel, the
-  // frame as the grid's z (arvr-batch-frames).
-  plan.batchGridZ =
-      host->hasAttr(mlir::arvr::ArvrDialect::kFramesInGridZAttrName);
-
-  // The arguments: the kernel's (source types, so u8 stays unsigned), then
-  // its outputs.
+  // The arguments: the kernel's (NV12 frames as their planes), then its
+  // outputs; named as in the .arvr file, a single output out0.
   unsigned numInputs = source.getNumArguments();
-  for (BlockArgument arg : host.getArguments()) {
-    unsigned index = arg.getArgNumber();
+  unsigned numArgs = numInputs + source.getNumResults();
+  for (unsigned index = 0; index < numArgs; ++index) {
     bool isOutput = index >= numInputs;
     Type type = isOutput ? source.getResultTypes()[index - numInputs]
                          : source.getArgumentTypes()[index];
-    // Named outputs keep their .arvr names; a single output is out0.
     auto name = isOutput
                     ? source.getResultAttrOfType<StringAttr>(index - numInputs,
                                                              "arvr.name")
-                    : host.getArgAttrOfType<StringAttr>(index, "arvr.name");
+                    : source.getArgAttrOfType<StringAttr>(index, "arvr.name");
     LaunchPlan::Argument argument{index,
                                   isOutput,
                                   name ? name.getValue().str()
@@ -274,8 +264,8 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
   }
 
   PlanBuilder builder(plan, error);
-  // The output's size (width, height, channels), from the arvr kernel: the
-  // sizes of the stage it returns.
+  // The output's size (width, height, channels): the sizes of the stage it
+  // returns.
   auto ret =
       cast<mlir::arvr::ReturnOp>(source.getBody().front().getTerminator());
   for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
@@ -292,7 +282,33 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
     plan.outputSizes.push_back({numInputs + unsigned(index), size});
   }
   addChecks(source, builder, bounded, plan);
+  return true;
+}
 
+bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
+                            const std::string &kernel,
+                            const std::string &binaryFile, bool cubin,
+                            LaunchPlan &plan, std::string &error,
+                            const BoundedFunctions &bounded) {
+  if (!buildKernelPlan(arvrModule, kernel, bounded, plan, error))
+    return false;
+  auto host = lowered.lookupSymbol<func::FuncOp>(kernel);
+  if (!host || host.getNumArguments() != plan.arguments.size()) {
+    error = "internal compiler error: no host code for kernel '" + kernel +
+            "' taking its arguments";
+    return false;
+  }
+  plan.binaryFile = binaryFile;
+  plan.cubin = cubin;
+  // The PTX's index arithmetic (and so its index and memref size
+  // parameters) is 32-bit: see buildCudaPipeline.
+  plan.indexBits = 32;
+  // Frames of a batch may be stacked and run as one launch per kernel, the
+  // frame as the grid's z (arvr-batch-frames).
+  plan.batchGridZ =
+      host->hasAttr(mlir::arvr::ArvrDialect::kFramesInGridZAttrName);
+
+  PlanBuilder builder(plan, error);
   for (gpu::LaunchFuncOp launch : host.getOps<gpu::LaunchFuncOp>()) {
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();

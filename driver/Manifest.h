@@ -53,8 +53,7 @@ struct LaunchPlan {
     std::string grid[3], block[3], shared;
     std::vector<std::string> args;
   };
-  /// A limit the arguments must keep for the kernel to run (the runner's
-  /// checkReductionRanges and checkFunctionExtents, as data): a
+  /// A limit the arguments must keep for the kernel to run: a
   /// reduction's range (operands: lower and upper bound) of at most `max`
   /// values, or a function's extents (operands: its sizes) each 1 to
   /// `max`; `what` names it, located in the .arvr file.
@@ -80,6 +79,13 @@ struct LaunchPlan {
 /// The functions with extents of a kernel (`func f(x, y)[w, h] ...`): each
 /// one's name and number of coordinates.
 using BoundedFunctions = std::vector<std::pair<std::string, size_t>>;
+
+/// What a plan says that the kernel in the arvr dialect (`arvr`, after the
+/// dialect passes) tells: its arguments, its output sizes and its checks;
+/// no binary or launches (for a CPU entry, and for the runner's checks).
+bool buildKernelPlan(mlir::ModuleOp arvr, const std::string &kernel,
+                     const BoundedFunctions &bounded, LaunchPlan &plan,
+                     std::string &error);
 
 /// Reads the plan of `kernel` from `lowered` (the CUDA pipeline's output,
 /// host code included) and `arvr` (the same kernel as MLIRGen made it, for

@@ -1,9 +1,10 @@
 //===- Runner.h - Running a compiled kernel on images -----------*- C++ -*-===//
 //
-// Binds images and scalars to a kernel's parameters and runs the lowered
-// module: on the CPU through MLIR's ExecutionEngine (JIT), or on the GPU by
-// loading the PTX with the CUDA driver and launching each kernel with the
-// geometry the host code computes.
+// Binds images and scalars to a kernel's parameters and runs it through
+// the runtime library (runtime/, arvr/runtime.h), from its launch plan: on
+// the CPU, the entry MLIR's ExecutionEngine JIT-compiled, as a CPU object's
+// kernel; on the GPU, the PTX, with copies to and from the device around
+// the library's launches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 
 #include "CudaDriver.h"
 #include "Image.h"
+#include "Plan.h"
+#include "arvr/runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -65,29 +68,10 @@ struct Bindings {
   unsigned getNumArgs() const { return args.size() + outputs.size(); }
 };
 
-/// The sizes (width, height, channels) of the outputs of the kernel named
-/// `kernel`, in a module still in the arvr dialect, for the images and
-/// scalars bound: the sizes of its output stages, evaluated. nullopt if they
-/// cannot be evaluated (a compiler error).
-std::optional<std::vector<std::array<int64_t, 3>>>
-evaluateOutputSizes(mlir::ModuleOp module, const std::string &kernel,
-                    const Bindings &bindings);
-
-/// Checks that every reduction of `kernel` (in a module still in the arvr
-/// dialect) ranges over at most arvr::kMaxReductionRange values for the
-/// scalars bound; false with `error` (located in the .arvr file) if not.
-bool checkReductionRanges(mlir::ModuleOp module, const std::string &kernel,
-                          const Bindings &bindings, std::string &error);
-
-/// Checks that the stages of the functions in `bounded` (functions with
-/// extents, `func f(x, y)[w, h] mirror`: their names and numbers of
-/// coordinates) of `kernel` are 1 to kMaxImageSide points a side for the
-/// scalars and images bound; false with `error` (located at the function
-/// in the .arvr file) if not.
-bool checkFunctionExtents(
-    mlir::ModuleOp module, const std::string &kernel,
-    const std::vector<std::pair<std::string, size_t>> &bounded,
-    const Bindings &bindings, std::string &error);
+/// The runtime's view of `bindings` (runtime/lib/Plan.h), argument by
+/// argument as the plan lists them: each image's shape and the address of
+/// its pixels in host memory, each scalar's bits.
+std::vector<::arvr::runtime::Binding> planBindings(const Bindings &bindings);
 
 /// A module lowered by the CPU pipeline, JIT-compiled once, whose kernels
 /// can then run on any number of images.
@@ -100,8 +84,12 @@ public:
   create(mlir::ModuleOp module, std::string &error,
          const std::string &objectCache = "");
   ~CpuKernels();
-  /// Runs the kernel named `kernel`, one band of rows per core.
-  bool run(const std::string &kernel, Bindings &bindings, std::string &error);
+  /// Runs the kernel named `kernel`, whose launch plan is `plan` (JSON),
+  /// through the runtime library as a CPU object's kernel
+  /// (arvr_kernel_open_cpu with the JIT's entry): one band of rows per
+  /// core.
+  bool run(const std::string &kernel, const std::string &plan,
+           Bindings &bindings, std::string &error);
   /// Whether the machine code was read from the object cache.
   bool fromObjectCache() const { return jit != nullptr; }
 
@@ -111,6 +99,8 @@ private:
   void (*entry(const std::string &kernel, std::string &error))(void **);
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::unique_ptr<llvm::orc::LLJIT> jit; ///< When read from the cache.
+  /// The runtime's kernel of each entry run so far.
+  std::map<std::string, arvr_kernel *> opened;
 };
 
 /// Where the time of a GPU run goes, in seconds (summed over runs): copies
@@ -124,50 +114,42 @@ struct RunTimes {
 struct CudaSlot;
 } // namespace arvrc
 
-namespace mlir::gpu {
-class LaunchFuncOp;
-} // namespace mlir::gpu
-
 namespace arvrc {
 
-/// A module lowered by the CUDA pipeline to PTX, whose kernels run on any
-/// number of images; each PTX module is loaded (JIT-compiled by the
-/// driver) on first use and kept until this object goes.
+/// A kernel compiled to PTX (or a cubin), run through the runtime library
+/// (arvr_kernel_open_data) from its launch plan: arvrc's runner uses the
+/// plan as any user's program does, and never reads host code.
 class CudaKernels {
 public:
-  CudaKernels(mlir::ModuleOp module, CudaDriver &driver);
+  /// `plan`: the launch plan's JSON; `binary`: its PTX or cubin.
+  CudaKernels(std::string plan, std::string binary, bool batchGridZ,
+              CudaDriver &driver);
   ~CudaKernels();
-  /// Runs the kernel named `kernel` on `bindings`, to the end; adds to
-  /// `times` if given.
-  bool run(const std::string &kernel, Bindings &bindings, std::string &error,
-           RunTimes *times = nullptr);
+  /// Runs the kernel on `bindings`, to the end; adds to `times` if given.
+  bool run(Bindings &bindings, std::string &error, RunTimes *times = nullptr);
 
   /// Frames in flight, for many frames: submit() queues a frame's uploads,
   /// launches and downloads on its slot's stream and returns; finish()
   /// waits for them and fills the frame's outputs. Frames on two slots
-  /// overlap: one's copies with the other's kernels.
+  /// overlap: one's copies with the other's kernels. Each slot has its own
+  /// runtime kernel (and so its own intermediate buffers).
   std::shared_ptr<CudaSlot> createSlot(std::string &error);
   /// `bindings` must live, and its outputs stay where they are, until
   /// finish() on the same slot.
-  bool submit(const std::string &kernel, Bindings &bindings, CudaSlot &slot,
-              std::string &error);
+  bool submit(Bindings &bindings, CudaSlot &slot, std::string &error);
   /// A batch of frames of the same sizes (and scalars) as one submission:
   /// their images stacked, each launch once for them all (for a kernel
   /// that takesBatches(); one frame otherwise).
-  bool submit(const std::string &kernel, llvm::ArrayRef<Bindings *> frames,
-              CudaSlot &slot, std::string &error);
-  /// Whether the kernel's launches take stacked frames (arvr-batch-frames).
-  bool takesBatches(const std::string &kernel);
+  bool submit(llvm::ArrayRef<Bindings *> frames, CudaSlot &slot,
+              std::string &error);
+  /// Whether the kernel's launches take stacked frames (the plan's batch).
+  bool takesBatches() const { return batchGridZ; }
   bool finish(CudaSlot &slot, std::string &error, RunTimes *times = nullptr);
 
 private:
-  /// The function of `launch`, its module loaded on first use; null (error
-  /// set) if that fails.
-  void *functionOf(mlir::gpu::LaunchFuncOp launch, std::string &error);
-
-  mlir::ModuleOp module;
+  std::string plan, binary;
+  bool batchGridZ;
   CudaDriver &driver;
-  std::map<std::string, void *> loadedModules;
 };
 
 } // namespace arvrc

@@ -168,9 +168,8 @@ BoundedFunctions boundedFunctionsOf(const arvr::KernelDecl &kernel) {
 }
 
 /// `arvrc build --target cpu --emit=obj`: the kernel's object file, its
-/// header and its plan (arguments and output sizes, read from the CUDA
-/// pipeline's host code as for PTX: the two pipelines take the same
-/// arguments, the CPU's two row parameters aside).
+/// header and its plan (arguments, output sizes and checks, read from the
+/// kernel in the arvr dialect).
 int buildCpuObject(const BuildArgs &args, Compilation &compilation,
                    const CompileOptions &options) {
   if (args.output == "-")
@@ -179,22 +178,11 @@ int buildCpuObject(const BuildArgs &args, Compilation &compilation,
       selectKernel(compilation.getAst(), args.kernel, args.input);
   if (!kernel || !compilation.lower(options, Emit::Llvm))
     return kExitError;
-  Compilation hostCode;
-  CompileOptions cuda = options;
-  cuda.target = Target::Cuda;
-  if (!hostCode.load(args.input) || !hostCode.parse() ||
-      !hostCode.keepOnlyKernel(kernel->name) ||
-      !hostCode.lower(cuda, Emit::Loops))
-    return kExitError;
   std::string error, planJson, object;
   LaunchPlan plan;
-  if (!buildLaunchPlan(hostCode.getModule(), hostCode.getArvrModule(),
-                       kernel->name, "", false, plan, error,
-                       boundedFunctionsOf(*kernel)))
+  if (!buildKernelPlan(compilation.getArvrModule(), kernel->name,
+                       boundedFunctionsOf(*kernel), plan, error))
     return fail(error);
-  if (!plan.launches.empty())
-    return fail("internal compiler error: host code with launches at the "
-                "loops stage");
   // The CPU entry takes the plan's arguments and, before the outputs, the
   // band of rows to compute (arvr-cpu-row-bands).
   auto entry = compilation.getModule().lookupSymbol<mlir::LLVM::LLVMFuncOp>(
@@ -785,7 +773,9 @@ struct FrameSource {
   const arvr::KernelDecl &kernel;
   Compilation &compilation;
   const std::vector<std::pair<size_t, std::string>> &channels;
-  const std::vector<std::pair<std::string, size_t>> &boundedFuncs;
+  /// The kernel's launch plan, as the runtime reads it: output sizes and
+  /// checks.
+  const arvr::runtime::Plan &plan;
   /// Whether a note on how an image file was read was printed (once).
   std::atomic<bool> noted{false};
 
@@ -820,11 +810,6 @@ Frame FrameSource::read(size_t f) {
       !checkKnownChannels(channels, bindings, error) ||
       !sizeOutputs(bindings, error))
     return done();
-  if (!checkReductionRanges(compilation.getArvrModule(), kernel.name, bindings,
-                            error) ||
-      !checkFunctionExtents(compilation.getArvrModule(), kernel.name,
-                            boundedFuncs, bindings, error))
-    return done();
   // Every output can be written where asked, before any is: a run writes
   // all its outputs or none.
   for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
@@ -834,13 +819,17 @@ Frame FrameSource::read(size_t f) {
 }
 
 bool FrameSource::sizeOutputs(Bindings &bindings, std::string &error) {
-  std::optional<std::vector<std::array<int64_t, 3>>> sizes =
-      evaluateOutputSizes(compilation.getArvrModule(), kernel.name, bindings);
-  if (!sizes || sizes->size() != kernel.outputs.size()) {
-    error = "internal compiler error: cannot compute the outputs' sizes";
+  // The plan's values for the inputs bound, its checks (reductions' ranges,
+  // functions' extents) passed.
+  arvr::runtime::Evaluation evaluation;
+  if (!evaluation.evaluate(plan, planBindings(bindings), error))
     return false;
-  }
-  for (auto [o, size] : llvm::enumerate(*sizes)) {
+  for (size_t o = 0; o < kernel.outputs.size(); ++o) {
+    std::array<int64_t, 3> size;
+    if (!evaluation.outputSize(unsigned(bindings.args.size() + o), size)) {
+      error = "internal compiler error: cannot compute the outputs' sizes";
+      return false;
+    }
     auto [width, height, channels] = size;
     if (width < 1 || height < 1 || width > kMaxImageSide ||
         height > kMaxImageSide) {
@@ -864,6 +853,38 @@ bool FrameSource::sizeOutputs(Bindings &bindings, std::string &error) {
     bindings.outputs.push_back(std::move(image));
   }
   return true;
+}
+
+/// The launch plan of `kernel` for a run: for CUDA from the lowered host
+/// code (with the PTX in `ptx`), for the CPU from the kernel in the arvr
+/// dialect; as JSON text (`text`) and as the runtime reads it (`plan`).
+static bool runPlan(Compilation &compilation, const arvr::KernelDecl &kernel,
+                    bool cuda, std::string &text, arvr::runtime::Plan &plan,
+                    std::string &ptx, std::string &error) {
+  LaunchPlan built;
+  BoundedFunctions bounded = boundedFunctionsOf(kernel);
+  if (cuda) {
+    if (!compilation.getPtx(ptx)) {
+      error = "internal compiler error: the pipeline produced no PTX";
+      return false;
+    }
+    if (!buildLaunchPlan(compilation.getModule(), compilation.getArvrModule(),
+                         kernel.name, kernel.name + ".ptx", false, built, error,
+                         bounded))
+      return false;
+  } else {
+    if (!buildKernelPlan(compilation.getArvrModule(), kernel.name, bounded,
+                         built, error))
+      return false;
+    built.cpuEntry = "_mlir__mlir_ciface_" + kernel.name;
+    built.indexBits = 64;
+  }
+  llvm::raw_string_ostream os(text);
+  writeLaunchPlanJson(built, os);
+  if (arvr::runtime::parsePlan(text, plan, error))
+    return true;
+  error = "internal compiler error: " + error;
+  return false;
 }
 
 /// The line a run of many frames ends with: frames a second, and where
@@ -968,14 +989,20 @@ int runRun(const RunArgs &args) {
     return fail(error);
   Clock::duration compileTime = Clock::now() - start;
 
+  // The launch plan, as `arvrc build` writes it: the runner runs the
+  // kernel through the runtime library, as a user's program does.
+  std::string planText, ptx;
+  arvr::runtime::Plan plan;
+  if (!runPlan(compilation, *kernel, driver != nullptr, planText, plan, ptx,
+               error))
+    return fail(error);
   std::unique_ptr<CudaKernels> gpu;
   if (driver)
-    gpu = std::make_unique<CudaKernels>(compilation.getModule(), *driver);
-  // Functions with extents, whose sizes are checked for each frame.
-  BoundedFunctions boundedFuncs = boundedFunctionsOf(*kernel);
+    gpu =
+        std::make_unique<CudaKernels>(planText, ptx, plan.batchGridZ, *driver);
 
-  FrameSource source{args,    frames,      namer,    batch,       folder,
-                     *kernel, compilation, channels, boundedFuncs};
+  FrameSource source{args,    frames,      namer,    batch, folder,
+                     *kernel, compilation, channels, plan};
   auto prepare = [&source](size_t f) { return source.read(f); };
   struct Written {
     std::string error;
@@ -1046,7 +1073,7 @@ int runRun(const RunArgs &args) {
     for (auto &slot : slots)
       if (!(slot = gpu->createSlot(error)))
         return fail(error);
-  const size_t maxBatch = gpu && gpu->takesBatches(kernel->name) ? 8 : 1;
+  const size_t maxBatch = gpu && gpu->takesBatches() ? 8 : 1;
   using Batch = std::vector<std::pair<size_t, Frame>>;
   std::deque<std::pair<size_t, Batch>> inFlight;
   Batch pending;
@@ -1080,7 +1107,7 @@ int runRun(const RunArgs &args) {
     for (auto &[f, frame] : inFlight.back().second)
       bindings.push_back(&frame.bindings);
     Clock::time_point runStart = Clock::now();
-    bool ok = gpu->submit(kernel->name, bindings, *slots[b % 2], error);
+    bool ok = gpu->submit(bindings, *slots[b % 2], error);
     runSeconds += seconds(Clock::now() - runStart);
     if (!ok) {
       finishWriting();
@@ -1115,7 +1142,7 @@ int runRun(const RunArgs &args) {
       continue;
     }
     Clock::time_point runStart = Clock::now();
-    bool ok = cpu->run(kernel->name, frame.bindings, error);
+    bool ok = cpu->run(kernel->name, planText, frame.bindings, error);
     runSeconds += seconds(Clock::now() - runStart);
     if (!ok) {
       finishWriting();

@@ -448,14 +448,14 @@ bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
               (count > INT64_MAX ? std::string("more than 2^63")
                                  : std::to_string(int64_t(count))) +
               " values (" + std::to_string(lower) + " to " +
-              std::to_string(upper) + ") with these arguments; at most " +
+              std::to_string(upper) + ") with these parameters; at most " +
               std::to_string(c.max) + " are allowed";
       return false;
     }
     if (outside) {
       error = c.what + " would be " + sizes +
-              " with these arguments, outside 1 to " + std::to_string(c.max) +
-              " points a side";
+              " with these parameters and images, outside 1 to " +
+              std::to_string(c.max) + " points a side";
       return false;
     }
   }

@@ -255,24 +255,48 @@ arvr_status arvr_kernel_open(const char *planPath, arvr_kernel **kernel) {
   if (!text)
     return fail(ARVR_ERROR_IO,
                 std::string(planPath) + ": " + text.getError().message());
-  auto k = std::make_unique<arvr_kernel>();
+  Plan plan;
   std::string error;
-  if (!parsePlan((*text)->getBuffer(), k->plan, error))
+  if (!parsePlan((*text)->getBuffer(), plan, error))
     return fail(ARVR_ERROR_PLAN, std::string(planPath) + ": " + error);
-  if (!k->plan.cpuEntry.empty())
+  if (!plan.cpuEntry.empty())
     return fail(ARVR_ERROR_PLAN,
                 std::string(planPath) +
                     ": the plan of a CPU object: link the object and open it "
                     "with its header's arvr_open_" +
-                    k->plan.kernel + " (arvr_kernel_open_cpu)");
+                    plan.kernel + " (arvr_kernel_open_cpu)");
   llvm::SmallString<256> binaryPath(llvm::sys::path::parent_path(planPath));
-  llvm::sys::path::append(binaryPath, k->plan.binaryFile);
+  llvm::sys::path::append(binaryPath, plan.binaryFile);
   auto binary = llvm::MemoryBuffer::getFile(binaryPath, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/true);
   if (!binary)
     return fail(ARVR_ERROR_IO,
                 binaryPath.str().str() + ": " + binary.getError().message());
+  auto k = std::make_unique<arvr_kernel>();
+  k->plan = std::move(plan);
   k->binary = (*binary)->getBuffer().str();
+  k->bindings.resize(k->plan.arguments.size());
+  *kernel = k.release();
+  return ARVR_OK;
+}
+
+arvr_status arvr_kernel_open_data(const char *plan, const void *binary,
+                                  size_t bytes, arvr_kernel **kernel) {
+  if (!plan || !binary || !bytes || !kernel)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_open_data: a null plan, binary or result, or an "
+                "empty binary");
+  *kernel = nullptr;
+  auto k = std::make_unique<arvr_kernel>();
+  std::string error;
+  if (!parsePlan(plan, k->plan, error))
+    return fail(ARVR_ERROR_PLAN, "arvr_kernel_open_data: " + error);
+  if (!k->plan.cpuEntry.empty())
+    return fail(ARVR_ERROR_PLAN,
+                "arvr_kernel_open_data: the plan of a CPU object (open it "
+                "with arvr_kernel_open_cpu)");
+  // The driver reads PTX up to its NUL; a cubin by its header.
+  k->binary.assign(static_cast<const char *>(binary), bytes);
   k->bindings.resize(k->plan.arguments.size());
   *kernel = k.release();
   return ARVR_OK;

@@ -16,6 +16,7 @@
 #ifndef ARVR_RUNTIME_H
 #define ARVR_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -63,6 +64,11 @@ ARVR_API const char *arvr_last_error(void);
  *  launch. */
 ARVR_API arvr_status arvr_kernel_open(const char *plan_path,
                                       arvr_kernel **kernel);
+/** The same from memory: the plan's text and the PTX (or cubin) it goes
+ *  with, `bytes` long (the library keeps a copy of both). */
+ARVR_API arvr_status arvr_kernel_open_data(const char *plan, const void *binary,
+                                           size_t bytes, arvr_kernel **kernel);
+
 /** The entry of a kernel compiled to a CPU object (`arvrc build --target cpu
  *  --emit=obj`): a pointer to each argument. */
 typedef void (*arvr_cpu_entry)(void **args);
