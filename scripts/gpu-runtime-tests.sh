@@ -72,6 +72,30 @@ PY
         failures=$((failures + 1))
       fi
     done
+    # examples/embed as its CMake project builds it, with nvcc: the
+    # Gaussian as a CPU object linked in, and as PTX for --gpu; three
+    # frames in one call each way, the GPU's identical to the CPU's.
+    runs=$((runs + 1))
+    e=$out/embed
+    mkdir -p "$e"
+    if "$arvrc" build "$src/examples/gaussian_blur.arvr" --target cpu --emit=obj -o "$e/gaussian_blur.o" &&
+       "$arvrc" build "$src/examples/gaussian_blur.arvr" -o "$e/gpu/gaussian_blur.ptx" &&
+       "$nvcc" -O2 -std=c++17 -DEMBED_CUDA -DEMBED_GPU_PLAN="\"$e/gpu/gaussian_blur.plan.json\"" \
+         -I"$e" -I"$runtime_dir/include" "$src/examples/embed/embed.cpp" "$e/gaussian_blur.o" \
+         -L"$runtime_dir/lib" -l:libarvr_runtime.so.1 -Xlinker -rpath="$runtime_dir/lib" -lm \
+         -o "$e/embed" &&
+       "$e/embed" "$out/f0.ppm" "$e/c0.ppm" "$out/f1.ppm" "$e/c1.ppm" "$out/f2.ppm" "$e/c2.ppm" &&
+       "$e/embed" --gpu "$out/f0.ppm" "$e/g0.ppm" "$out/f1.ppm" "$e/g1.ppm" "$out/f2.ppm" "$e/g2.ppm"; then
+      differ=0
+      for i in 0 1 2; do
+        "$arvrc" compare "$e/g$i.ppm" "$e/c$i.ppm" --max-abs 0 >/dev/null || differ=$((differ + 1))
+      done
+      echo "examples/embed: 3 frames on the GPU and on the CPU object, $differ differ"
+      [ "$differ" -eq 0 ] || failures=$((failures + 1))
+    else
+      echo "examples/embed: FAILED"
+      failures=$((failures + 1))
+    fi
   else
     echo "runtime library: could not build tests/runtime/gpu_run.cpp or its frames"
     failures=$((failures + 1))
