@@ -2,7 +2,7 @@
 //
 // For each example kernel (lens undistortion with chromatic aberration,
 // Gaussian r=4, NV12 -> RGB8) and each implementation (arvrc's PTX launched
-// with the CUDA driver API from its launch manifest, the hand-written CUDA
+// through the runtime library from its launch plan, the hand-written CUDA
 // of cuda/hand_kernels.cuh, NPP where it has the operation), at 1080p, 4K
 // and 8K, batch 1 and batch 8:
 //   1. checks the outputs first (outputs poisoned, arvrc vs hand CUDA at
@@ -18,16 +18,16 @@
 // Also: end-to-end (upload + kernel + download, pinned memory) of one 4K
 // frame through arvrc's kernels.
 //
-//   arvr_bench --manifests DIR [--photo photo.ppm] [--reps N] [--csv FILE]
+//   arvr_bench --plans DIR [--photo photo.ppm] [--reps N] [--csv FILE]
 //              [--set main|more]
 //
 // `--set more` runs five other examples instead (more_examples.cuh). DIR
-// holds lens_undistort.manifest, gaussian_blur.manifest and
-// nv12_to_rgb.manifest with their PTX (arvrc build ... -o DIR/NAME.ptx).
+// holds lens_undistort.plan.json, gaussian_blur.plan.json and
+// nv12_to_rgb.plan.json with their PTX (arvrc build ... -o DIR/NAME.ptx).
 //
 //===----------------------------------------------------------------------===//
 
-#include "LaunchManifest.h"
+#include "arvr/runtime.h"
 #include "cuda/hand_kernels.cuh"
 
 #include <cuda.h>
@@ -42,6 +42,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -115,32 +116,99 @@ std::string describe(const std::vector<KernelFacts> &facts, int what) {
 }
 
 //===----------------------------------------------------------------------===//
-// arvrc's kernels, launched from the manifest
+// arvrc's kernels, launched by the runtime library from their plans
 //===----------------------------------------------------------------------===//
 
-/// One arvrc kernel: its module, and for a frame set, the resolved launches.
+/// An argument of an arvrc kernel, as its plan lists it.
+struct PlanArg {
+  std::string name, type; ///< type: u8 u16 i32 f32 (images), i32 f32 i1.
+  bool isImage = false, isOutput = false;
+  int channels = 0; ///< Images: 0 when any.
+};
+
+/// What one argument is bound to: an image's shape (H, W, C) and device
+/// address, or a scalar's bits.
+struct Binding {
+  std::array<int64_t, 3> shape = {0, 0, 0};
+  uint64_t pointer = 0;
+  uint64_t scalarBits = 0;
+};
+
+void checkArvr(arvr_status status, const char *call) {
+  if (status != ARVR_OK)
+    die(std::string(call) + ": " + arvr_last_error());
+}
+#define ARVR(call) checkArvr((call), #call)
+
+/// One arvrc kernel, run through the runtime library (arvr/runtime.h) from
+/// its launch plan, as a user's program runs it: a runtime kernel per frame
+/// set, bound once and prepared before the timing, so that a launch in
+/// the timed loop is the library's cuLaunchKernel calls alone.
 struct ArvrKernel {
-  arvrbench::LaunchManifest manifest;
-  CUmodule module = nullptr;
-  std::map<std::string, CUfunction> functions;
+  std::string plan;
+  std::vector<PlanArg> args;
+  bool batchGridZ = false;
+  arvr_kernel *probe = nullptr; ///< For output sizes.
+  std::vector<arvr_kernel *> opened;
+
+  ArvrKernel() = default;
+  ArvrKernel(const ArvrKernel &) = delete;
+  ~ArvrKernel() {
+    for (arvr_kernel *k : opened)
+      arvr_kernel_close(k);
+  }
 
   void load(const std::string &dir, const std::string &name) {
-    manifest = arvrbench::LaunchManifest::load(dir + "/" + name + ".manifest");
-    std::ifstream in(dir + "/" + manifest.ptx);
-    if (!in)
-      die("cannot read " + dir + "/" + manifest.ptx);
-    std::stringstream ptx;
-    ptx << in.rdbuf();
-    CU(cuModuleLoadData(&module, ptx.str().c_str()));
-    for (const auto &launch : manifest.launches) {
-      CUfunction f;
-      CU(cuModuleGetFunction(&f, module, launch.entry.c_str()));
-      functions[launch.entry] = f;
+    plan = dir + "/" + name + ".plan.json";
+    probe = open();
+    for (int a = 0; a < arvr_kernel_num_args(probe); ++a) {
+      arvr_arg_info info;
+      ARVR(arvr_kernel_arg_info(probe, a, &info));
+      args.push_back({info.name, info.type, bool(info.is_image),
+                      bool(info.is_output), info.channels});
+    }
+    batchGridZ = arvr_kernel_takes_batches(probe);
+  }
+
+  arvr_kernel *open() {
+    arvr_kernel *k = nullptr;
+    ARVR(arvr_kernel_open(plan.c_str(), &k));
+    opened.push_back(k);
+    return k;
+  }
+
+  /// Binds `bindings` (inputs, and outputs when `outputs`) to `k`.
+  void bind(arvr_kernel *k, const std::vector<Binding> &bindings,
+            bool outputs = true) const {
+    for (size_t a = 0; a < args.size(); ++a) {
+      const Binding &b = bindings[a];
+      if (args[a].isImage && (outputs || !args[a].isOutput)) {
+        ARVR(arvr_kernel_bind_image(k, int(a), b.pointer ? b.pointer : 1,
+                                    int(b.shape[1]), int(b.shape[0]),
+                                    int(b.shape[2])));
+      } else if (!args[a].isImage) {
+        uint32_t bits = uint32_t(b.scalarBits);
+        float f;
+        std::memcpy(&f, &bits, 4);
+        ARVR(args[a].type == "f32" ? arvr_kernel_bind_f32(k, int(a), f)
+             : args[a].type == "i32"
+                 ? arvr_kernel_bind_i32(k, int(a), int32_t(bits))
+                 : arvr_kernel_bind_bool(k, int(a), bits));
+      }
     }
   }
 
+  /// (W, H, C) of output argument `arg` for the inputs of `bindings`.
+  std::array<int64_t, 3> outputSize(const std::vector<Binding> &bindings,
+                                    int arg) {
+    bind(probe, bindings, /*outputs=*/false);
+    int w = 0, h = 0, c = 0;
+    ARVR(arvr_kernel_output_size(probe, arg, &w, &h, &c));
+    return {w, h, c};
+  }
+
   /// The bits of scalar `value` for argument `arg`.
-  static uint64_t scalarBits(const arvrbench::ManifestArg &arg, double value) {
+  static uint64_t scalarBits(const PlanArg &arg, double value) {
     uint64_t bits = 0;
     if (arg.type == "f32") {
       float f = static_cast<float>(value);
@@ -153,54 +221,33 @@ struct ArvrKernel {
   }
 };
 
-/// The launches of an arvrc kernel for one frame set, ready to go.
+/// A runtime kernel of `k` bound to one frame set (`frames` frames stacked
+/// from it) and prepared.
 struct ArvrFrame {
-  std::vector<arvrbench::ResolvedLaunch> launches;
-  std::vector<std::vector<void *>> params;
+  arvr_kernel *kernel = nullptr;
+  int frames = 1;
 };
 
-/// With `frames` > 1, frames stacked from those `bindings` give (see
-/// LaunchManifest::resolve).
-ArvrFrame prepare(ArvrKernel &k,
-                  const std::vector<arvrbench::Binding> &bindings,
-                  const std::vector<uint64_t> &buffers, int frames = 1) {
-  k.manifest.evaluate(bindings);
-  ArvrFrame frame;
-  frame.launches = k.manifest.resolve(buffers, frames);
-  for (auto &l : frame.launches) {
-    if (l.shared > 48 * 1024) // Beyond 48 KiB a kernel must opt in.
-      CU(cuFuncSetAttribute(k.functions.at(l.entry),
-                            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                            int(l.shared)));
-    std::vector<void *> p;
-    for (auto &word : l.storage)
-      p.push_back(&word);
-    frame.params.push_back(p);
-  }
+ArvrFrame prepare(ArvrKernel &k, const std::vector<Binding> &bindings,
+                  int frames = 1) {
+  ArvrFrame frame{k.open(), frames};
+  k.bind(frame.kernel, bindings);
+  ARVR(arvr_kernel_prepare(frame.kernel, frames));
   return frame;
 }
 
-void launchArvr(ArvrKernel &k, ArvrFrame &frame, cudaStream_t stream) {
-  for (size_t i = 0; i < frame.launches.size(); ++i) {
-    const auto &l = frame.launches[i];
-    if (!l.grid[0] || !l.grid[1] || !l.grid[2])
-      continue;
-    CU(cuLaunchKernel(k.functions.at(l.entry), l.grid[0], l.grid[1], l.grid[2],
-                      l.block[0], l.block[1], l.block[2], l.shared,
-                      reinterpret_cast<CUstream>(stream),
-                      frame.params[i].data(), nullptr));
-  }
+void launchArvr(ArvrFrame &frame, cudaStream_t stream) {
+  ARVR(arvr_kernel_launch(frame.kernel, stream, frame.frames));
 }
 
 /// The arguments of one launch of `k`: each image as `imageOf(arg)` binds
 /// it (shape and device address), each scalar from `scalars` by name.
 template <typename ImageOf>
-std::vector<arvrbench::Binding>
-bindArgs(const ArvrKernel &k, ImageOf imageOf,
-         const std::map<std::string, double> &scalars) {
-  std::vector<arvrbench::Binding> b(k.manifest.args.size());
+std::vector<Binding> bindArgs(const ArvrKernel &k, ImageOf imageOf,
+                              const std::map<std::string, double> &scalars) {
+  std::vector<Binding> b(k.args.size());
   for (size_t a = 0; a < b.size(); ++a) {
-    const auto &arg = k.manifest.args[a];
+    const PlanArg &arg = k.args[a];
     if (arg.isImage)
       b[a] = imageOf(arg);
     else
@@ -210,24 +257,23 @@ bindArgs(const ArvrKernel &k, ImageOf imageOf,
 }
 
 /// An interleaved RGB8 image of `width` x `height` at `address`.
-arvrbench::Binding rgbImage(int width, int height, uint64_t address) {
+Binding rgbImage(int width, int height, uint64_t address) {
   return {{height, width, 3}, address, 0};
 }
 
-std::vector<KernelFacts> factsOf(ArvrKernel &k, const ArvrFrame &frame) {
+/// Registers, spills and occupancy of each launch of a prepared frame, as
+/// the library reports them.
+std::vector<KernelFacts> factsOf(const ArvrFrame &frame) {
   std::vector<KernelFacts> facts;
-  for (const auto &l : frame.launches) {
-    CUfunction f = k.functions.at(l.entry);
+  for (int i = 0; i < arvr_kernel_num_launches(frame.kernel); ++i) {
+    arvr_launch_info info;
+    ARVR(arvr_kernel_launch_info(frame.kernel, i, &info));
     KernelFacts kf;
-    kf.name = l.entry;
-    CU(cuFuncGetAttribute(&kf.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
-    CU(cuFuncGetAttribute(&kf.spillBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
-                          f));
-    kf.blockThreads = l.block[0] * l.block[1] * l.block[2];
-    int blocks = 0;
-    CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, kf.blockThreads,
-                                                   l.shared));
-    kf.occupancy = double(blocks) * kf.blockThreads /
+    kf.name = info.entry;
+    kf.registers = info.registers;
+    kf.spillBytes = info.local_bytes;
+    kf.blockThreads = int(info.block[0] * info.block[1] * info.block[2]);
+    kf.occupancy = double(info.blocks_per_sm) * kf.blockThreads /
                    device.prop.maxThreadsPerMultiProcessor;
     facts.push_back(kf);
   }
@@ -362,20 +408,6 @@ struct FramePool {
 //===----------------------------------------------------------------------===//
 // Statistics and output
 //===----------------------------------------------------------------------===//
-
-/// The intermediate buffers `k`'s manifest asks for (evaluated), allocated
-/// and appended to `owned`; their addresses, in the manifest's order.
-std::vector<uint64_t>
-allocateStageBuffers(const ArvrKernel &k,
-                     std::vector<std::unique_ptr<DeviceBuffer>> &owned,
-                     int frames = 1) {
-  std::vector<uint64_t> addresses;
-  for (size_t i = 0; i < k.manifest.buffers.size(); ++i) {
-    owned.emplace_back(new DeviceBuffer(k.manifest.bufferBytes(i) * frames));
-    addresses.push_back(owned.back()->address());
-  }
-  return addresses;
-}
 
 struct Stats {
   double median, min, max;
@@ -600,29 +632,23 @@ int setsFor(size_t bytesPerSet) {
 }
 
 /// arvrc's launches for each frame set (`one`), and, for a kernel whose
-/// manifest says `batch grid-z`, for each 8 sets from a multiple of 8
+/// plan says `batch grid-z`, for each 8 sets from a multiple of 8
 /// (`eight`: one launch per kernel for the 8 frames, stacked).
 struct ArvrSets {
   std::vector<ArvrFrame> one, eight;
 };
 
 /// The launches of `k` for `sets` frame sets, set s bound as
-/// `bindingsOf(s)`; stage buffers allocated into `owned`.
+/// `bindingsOf(s)`, each prepared by the library.
 template <typename BindingsOf>
-ArvrSets arvrSets(ArvrKernel &k, BindingsOf bindingsOf, int sets,
-                  std::vector<std::unique_ptr<DeviceBuffer>> &owned) {
+ArvrSets arvrSets(ArvrKernel &k, BindingsOf bindingsOf, int sets) {
   ArvrSets r;
   for (int frames : {1, 8}) {
-    if (frames > 1 && !k.manifest.batchGridZ)
+    if (frames > 1 && !k.batchGridZ)
       break;
-    std::vector<uint64_t> buffers;
-    for (int s = 0; s + frames <= sets; s += frames) {
-      std::vector<arvrbench::Binding> b = bindingsOf(s);
-      k.manifest.evaluate(b);
-      if (s == 0)
-        buffers = allocateStageBuffers(k, owned, frames);
-      (frames == 1 ? r.one : r.eight).push_back(prepare(k, b, buffers, frames));
-    }
+    for (int s = 0; s + frames <= sets; s += frames)
+      (frames == 1 ? r.one : r.eight)
+          .push_back(prepare(k, bindingsOf(s), frames));
   }
   return r;
 }
@@ -632,13 +658,13 @@ ArvrSets arvrSets(ArvrKernel &k, BindingsOf bindingsOf, int sets,
 /// frame.
 std::function<void(int, int, cudaStream_t)> arvrLauncher(ArvrKernel &k,
                                                          ArvrSets &sets) {
-  return [&k, &sets](int first, int count, cudaStream_t st) {
+  return [&sets](int first, int count, cudaStream_t st) {
     if (count == 8 && first % 8 == 0 && !sets.eight.empty()) {
-      launchArvr(k, sets.eight[first / 8], st);
+      launchArvr(sets.eight[first / 8], st);
       return;
     }
     for (int f = 0; f < count; ++f)
-      launchArvr(k, sets.one[first + f], st);
+      launchArvr(sets.one[first + f], st);
   };
 }
 
@@ -699,24 +725,22 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},         {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
 
-  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   ArvrSets frames = arvrSets(
       k,
       [&](int s) {
         return bindArgs(
             k,
-            [&](const arvrbench::ManifestArg &arg) {
+            [&](const PlanArg &arg) {
               return rgbImage(width, height,
                               arg.isOutput ? out[0]->address(s)
                                            : in.address(s));
             },
             scalars);
       },
-      sets, stageBuffers);
+      sets);
 
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
   dim3 block = hand::lensBlock();
   impls.push_back(
       {"hand CUDA",
@@ -779,21 +803,20 @@ void benchGaussian(ArvrKernel &k,
   // Output buffers of the variants come after arvrc's, hand's and NPP's.
   for (size_t v = 0; v < variants.size(); ++v)
     out.emplace_back(new FramePool(sets, frameBytes));
-  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   auto framesOf = [&](ArvrKernel &kernel, int impl) {
     return arvrSets(
         kernel,
         [&](int s) {
           return bindArgs(
               kernel,
-              [&](const arvrbench::ManifestArg &arg) {
+              [&](const PlanArg &arg) {
                 return rgbImage(width, height,
                                 arg.isOutput ? out[impl]->address(s)
                                              : in.address(s));
               },
               scalars);
         },
-        sets, stageBuffers);
+        sets);
   };
   ArvrSets frames = framesOf(k, 0);
   std::vector<ArvrSets> variantFrames;
@@ -812,8 +835,7 @@ void benchGaussian(ArvrKernel &k,
       gaussianHand, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
 
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
   impls.push_back({"hand CUDA",
                    [&, shared](int s, int count, cudaStream_t st) {
                      gaussianHand<<<hand::gaussianGrid(width, height, count),
@@ -842,7 +864,7 @@ void benchGaussian(ArvrKernel &k,
   for (size_t v = 0; v < variants.size(); ++v) {
     ArvrKernel &kernel = *variants[v].second;
     impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
-                     factsOf(kernel, variantFrames[v].one[0])});
+                     factsOf(variantFrames[v].one[0])});
   }
 #ifndef ARVR_BENCH_NPP
   impls.erase(impls.begin() + 2);
@@ -886,11 +908,10 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
     CUDA(cudaMemcpy(chroma.ptr(s), nv12.data() + lumaBytes, frameIn - lumaBytes,
                     cudaMemcpyHostToDevice));
   }
-  std::vector<std::unique_ptr<DeviceBuffer>> stageBuffers;
   ArvrSets frames = arvrSets(
       k,
       [&](int s) {
-        std::vector<arvrbench::Binding> b(k.manifest.args.size());
+        std::vector<Binding> b(k.args.size());
         b[0].shape = {height, width, 1};
         b[0].pointer = luma.address(s);
         b[1].shape = {height / 2, width / 2, 2};
@@ -899,10 +920,9 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
         b[2].pointer = out[0]->address(s);
         return b;
       },
-      sets, stageBuffers);
+      sets);
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
   dim3 block = hand::nv12Block();
   impls.push_back(
       {"hand CUDA",
@@ -991,21 +1011,19 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
       {"radius", 4}};
   auto b = bindArgs(
       k,
-      [&](const arvrbench::ManifestArg &arg) {
+      [&](const PlanArg &arg) {
         if (arg.isOutput)
           return rgbImage(width, height, out.address());
         if (nv12 && arg.name == "frame_uv")
-          return arvrbench::Binding{{height / 2, width / 2, 2},
-                                    in.address() + size_t(width) * height,
-                                    0};
+          return Binding{{height / 2, width / 2, 2},
+                         in.address() + size_t(width) * height,
+                         0};
         if (nv12)
-          return arvrbench::Binding{{height, width, 1}, in.address(), 0};
+          return Binding{{height, width, 1}, in.address(), 0};
         return rgbImage(width, height, in.address());
       },
       scalars);
-  k.manifest.evaluate(b);
-  std::vector<std::unique_ptr<DeviceBuffer>> stage;
-  ArvrFrame frame = prepare(k, b, allocateStageBuffers(k, stage));
+  ArvrFrame frame = prepare(k, b);
   cudaEvent_t e[4];
   for (auto &ev : e)
     CUDA(cudaEventCreate(&ev));
@@ -1015,7 +1033,7 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
     CUDA(cudaMemcpyAsync(in.ptr, hostIn, inBytes, cudaMemcpyHostToDevice,
                          stream));
     CUDA(cudaEventRecord(e[1], stream));
-    launchArvr(k, frame, stream);
+    launchArvr(frame, stream);
     CUDA(cudaEventRecord(e[2], stream));
     CUDA(cudaMemcpyAsync(hostOut, out.ptr, outBytes, cudaMemcpyDeviceToHost,
                          stream));
@@ -1050,7 +1068,7 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string manifests, photoPath, csvPath = "bench.csv", set = "main";
+  std::string plans, photoPath, csvPath = "bench.csv", set = "main";
   int reps = 60;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -1059,8 +1077,8 @@ int main(int argc, char **argv) {
         die("missing value after " + a);
       return argv[++i];
     };
-    if (a == "--manifests")
-      manifests = value();
+    if (a == "--plans")
+      plans = value();
     else if (a == "--photo")
       photoPath = value();
     else if (a == "--reps")
@@ -1072,8 +1090,8 @@ int main(int argc, char **argv) {
     else
       die("unknown option " + a);
   }
-  if (manifests.empty())
-    die("usage: arvr_bench --manifests DIR [--photo P.ppm] [--reps N] [--csv "
+  if (plans.empty())
+    die("usage: arvr_bench --plans DIR [--photo P.ppm] [--reps N] [--csv "
         "F] [--set main|more]");
   if (reps < 50)
     die("at least 50 repetitions");
@@ -1104,15 +1122,15 @@ int main(int argc, char **argv) {
   if (!photoPath.empty())
     photo = readPnm(photoPath);
   if (set == "more") {
-    benchMoreExamples(manifests, photo, reps, stream);
+    benchMoreExamples(plans, photo, reps, stream);
     CUDA(cudaStreamDestroy(stream));
     return 0;
   }
 
   ArvrKernel lens, gauss, nv12;
-  lens.load(manifests, "lens_undistort");
-  gauss.load(manifests, "gaussian_blur");
-  nv12.load(manifests, "nv12_to_rgb");
+  lens.load(plans, "lens_undistort");
+  gauss.load(plans, "gaussian_blur");
+  nv12.load(plans, "nv12_to_rgb");
   // Other schedules of the Gaussian, when bench/run.sh built them.
   std::vector<std::unique_ptr<ArvrKernel>> variantKernels;
   std::vector<std::pair<std::string, ArvrKernel *>> variants;
@@ -1128,10 +1146,10 @@ int main(int argc, char **argv) {
         {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
         {"gaussian_blur_root_px2", "arvrc root 2 px/thread"},
         {"gaussian_blur_cubin", "arvrc cubin (ptxas)"}}) {
-    if (!std::ifstream(manifests + "/" + file + ".manifest"))
+    if (!std::ifstream(plans + "/" + file + ".plan.json"))
       continue;
     variantKernels.emplace_back(new ArvrKernel());
-    variantKernels.back()->load(manifests, file);
+    variantKernels.back()->load(plans, file);
     variants.push_back({name, variantKernels.back().get()});
   }
 

@@ -181,11 +181,11 @@ int elementBytes(const std::string &type) {
 
 /// Example `e` at `width` x `height`: its inputs made from the photo (RGB
 /// or grey as the kernel takes them; a second input is the first moved 16
-/// columns, a stereo pair), its outputs sized by its manifest.
+/// columns, a stereo pair), its outputs sized by its plan.
 void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
                const std::string &sizeName, int width, int height, int reps,
                cudaStream_t stream) {
-  const auto &args = k.manifest.args;
+  const auto &args = k.args;
   std::map<std::string, double> scalars = moreScalars(width, height);
   std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
   // Each image argument's frame shape (H, W, C) and element bytes.
@@ -203,17 +203,17 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
   auto binding = [&](const std::vector<uint64_t> &address) {
     return bindArgs(
         k,
-        [&](const arvrbench::ManifestArg &arg) {
+        [&](const PlanArg &arg) {
           size_t a = &arg - args.data();
-          return arvrbench::Binding{shape[a], address[a], 0};
+          return Binding{shape[a], address[a], 0};
         },
         scalars);
   };
-  k.manifest.evaluate(binding(std::vector<uint64_t>(args.size(), 0)));
+  std::vector<Binding> sizes = binding(std::vector<uint64_t>(args.size(), 0));
   size_t bytesPerSet = 0;
   for (size_t a = 0; a < args.size(); ++a) {
     if (args[a].isOutput) {
-      auto whc = k.manifest.outputSize(int(a));
+      auto whc = k.outputSize(sizes, int(a));
       shape[a] = {whc[1], whc[0], whc[2]};
     }
     if (args[a].isImage)
@@ -244,10 +244,9 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
             address[a] = pools[a]->address(s);
         return binding(address);
       },
-      sets, owned);
+      sets);
   std::vector<Impl> impls;
-  impls.push_back(
-      {"arvrc", arvrLauncher(k, frames), factsOf(k, frames.one[0])});
+  impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
   // NPP's output: the first output's shape.
   FramePool peer(sets, outputPools[0]->frameBytes);
 #ifdef ARVR_BENCH_NPP_MORE
@@ -276,7 +275,7 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
       sets, reps, stream);
 }
 
-/// The second set: each of the five examples whose manifest is in `dir`,
+/// The second set: each of the five examples whose plan is in `dir`,
 /// at 1080p and 4K.
 void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
                        cudaStream_t stream) {
@@ -286,8 +285,8 @@ void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
                                   {"stereo_sad", 3.0},
                                   {"warp_perspective", 6.0}};
   for (const MoreExample &e : examples) {
-    if (!std::ifstream(dir + "/" + e.kernel + ".manifest")) {
-      std::printf("# %s: no manifest in %s, not run\n", e.kernel.c_str(),
+    if (!std::ifstream(dir + "/" + e.kernel + ".plan.json")) {
+      std::printf("# %s: no plan in %s, not run\n", e.kernel.c_str(),
                   dir.c_str());
       continue;
     }

@@ -85,7 +85,14 @@ done
 python3 -c "import cv2,sys; cv2.imwrite(sys.argv[2], cv2.imread(sys.argv[1]))" \
   "$src/tests/data/baboon.jpg" "$out/photo.ppm" || rm -f "$out/photo.ppm"
 
-flags=(-O3 -std=c++17 -arch=sm_90 -lineinfo -I"$src/bench")
+# arvrc's kernels run through the runtime library beside arvrc (the GPU
+# bundle's lib/ and include/, or a build tree's runtime/).
+runtime_lib=$(dirname "$arvrc")/../lib
+[ -f "$runtime_lib/libarvr_runtime.so.1" ] || runtime_lib=$(dirname "$arvrc")/../runtime
+runtime_include=$src/include
+[ -f "$runtime_include/arvr/runtime.h" ] || runtime_include=$src/runtime/include
+flags=(-O3 -std=c++17 -arch=sm_90 -lineinfo -I"$src/bench" -I"$runtime_include"
+       -L"$runtime_lib" -l:libarvr_runtime.so.1 -Xlinker -rpath="$(cd "$runtime_lib" && pwd)")
 npp=(-lcuda -lnppig -lnppif -lnppicc -lnppc)
 if "$nvcc" "${flags[@]}" -DARVR_BENCH_NPP -DARVR_BENCH_NPP_MORE "$src/bench/arvr_bench.cu" \
      -o "$out/arvr_bench" "${npp[@]}" 2>"$out/nvcc.log"; then
@@ -102,11 +109,11 @@ fi
 
 photo=()
 [ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
-"$out/arvr_bench" --manifests "$out/ptx" "${photo[@]}" --reps 60 --csv "$out/bench.csv" \
+"$out/arvr_bench" --plans "$out/ptx" "${photo[@]}" --reps 60 --csv "$out/bench.csv" \
   | tee "$out/bench.log"
 status=${PIPESTATUS[0]}
 # The second set, its rows appended to the first's.
-"$out/arvr_bench" --manifests "$out/ptx-more" "${photo[@]}" --reps 60 --set more \
+"$out/arvr_bench" --plans "$out/ptx-more" "${photo[@]}" --reps 60 --set more \
   --csv "$out/bench-more.csv" | tee -a "$out/bench.log"
 more=${PIPESTATUS[0]}
 grep -v '^kernel,\|^#' "$out/bench-more.csv" >>"$out/bench.csv"

@@ -77,7 +77,7 @@ PY
     # frames in one call each way, the GPU's identical to the CPU's.
     runs=$((runs + 1))
     e=$out/embed
-    mkdir -p "$e"
+    mkdir -p "$e/gpu"
     if "$arvrc" build "$src/examples/gaussian_blur.arvr" --target cpu --emit=obj -o "$e/gaussian_blur.o" &&
        "$arvrc" build "$src/examples/gaussian_blur.arvr" -o "$e/gpu/gaussian_blur.ptx" &&
        "$nvcc" -O2 -std=c++17 -DEMBED_CUDA -DEMBED_GPU_PLAN="\"$e/gpu/gaussian_blur.plan.json\"" \

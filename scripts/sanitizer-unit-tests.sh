@@ -39,20 +39,22 @@ fi
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   "$out/arvr-unit-tests"
 
-# The runtime library's tests (tests/golden/RuntimeTest.cpp: plans read and
-# evaluated, every misuse of the C API) with the runtime's sources under
+# The runtime library's tests (tests/golden/RuntimeTest.cpp and
+# PlanTest.cpp: plans read and evaluated, every misuse of the C API) with the runtime's sources under
 # ASan + UBSan, against the normal build's arvrc for the plans.
-runtime_sources=(tests/golden/RuntimeTest.cpp runtime/lib/Plan.cpp runtime/lib/Runtime.cpp
-                 runtime/lib/CudaDriver.cpp)
-newest=$(ls -t "${runtime_sources[@]}" runtime/lib/*.h runtime/include/arvr/* \
-         bench/LaunchManifest.h | head -1)
+runtime_sources=(tests/golden/RuntimeTest.cpp tests/golden/PlanTest.cpp runtime/lib/Plan.cpp
+                 runtime/lib/Runtime.cpp runtime/lib/CudaDriver.cpp)
+newest=$(ls -t "${runtime_sources[@]}" runtime/lib/*.h runtime/include/arvr/* | head -1)
 if [ ! -x "$out/arvr-runtime-tests" ] || [ "$newest" -nt "$out/arvr-runtime-tests" ]; then
   echo "building $out/arvr-runtime-tests (ASan + UBSan)"
+  printf '#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n' \
+    >"$out/runtime-tests-main.cpp"
   clang++ -g -O1 -std=c++17 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    -fno-omit-frame-pointer -DDOCTEST_CONFIG_IMPLEMENT_WITH_MAIN \
+    -fno-omit-frame-pointer \
     -DARVRC_BINARY="\"$root/build/bin/arvrc\"" -DARVRC_SOURCE_DIR="\"$root\"" \
     -Iruntime/lib -Iruntime/include -isystem "$llvm/include" "${runtime_sources[@]}" \
+    "$out/runtime-tests-main.cpp" \
     -o "$out/arvr-runtime-tests" -L"$llvm/lib" -lLLVM -ldl -Wl,-rpath,"$llvm/lib"
 fi
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  "$out/arvr-runtime-tests" -tc="runtime*"
+  "$out/arvr-runtime-tests" -tc="runtime*,plan*"

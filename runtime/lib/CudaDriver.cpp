@@ -55,6 +55,9 @@ struct CudaDriver::Api {
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
   CUresult (*cuMemAllocHost)(void **, size_t);
   CUresult (*cuMemFreeHost)(void *);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
@@ -111,6 +114,9 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &whyNot) {
       lookup(library, "cuModuleGetFunction", api.cuModuleGetFunction) &&
       lookup(library, "cuLaunchKernel", api.cuLaunchKernel) &&
       lookup(library, "cuFuncSetAttribute", api.cuFuncSetAttribute) &&
+      lookup(library, "cuFuncGetAttribute", api.cuFuncGetAttribute) &&
+      lookup(library, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+             api.cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
       lookup(library, "cuMemAllocHost_v2", api.cuMemAllocHost) &&
       lookup(library, "cuMemFreeHost", api.cuMemFreeHost) &&
       lookup(library, "cuMemcpyHtoDAsync_v2", api.cuMemcpyHtoDAsync) &&
@@ -275,6 +281,24 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
                                    block[0], block[1], block[2], sharedBytes,
                                    stream, params.data(), nullptr),
                "cuLaunchKernel");
+}
+bool CudaDriver::functionFacts(void *function, unsigned blockThreads,
+                               unsigned sharedBytes, int &registers,
+                               int &localBytes, int &blocksPerSm) {
+  constexpr int kNumRegs = 4, kLocalSizeBytes = 3; // CU_FUNC_ATTRIBUTE_*
+  if (sharedBytes > 48 * 1024 &&
+      !check(api->cuFuncSetAttribute(function, kFuncMaxDynamicSharedBytes,
+                                     static_cast<int>(sharedBytes)),
+             "cuFuncSetAttribute (shared memory of a tile)"))
+    return false;
+  return check(api->cuFuncGetAttribute(&registers, kNumRegs, function),
+               "cuFuncGetAttribute") &&
+         check(api->cuFuncGetAttribute(&localBytes, kLocalSizeBytes, function),
+               "cuFuncGetAttribute") &&
+         check(api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &blocksPerSm, function, static_cast<int>(blockThreads),
+                   sharedBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 bool CudaDriver::synchronize() {
   return check(api->cuCtxSynchronize(), "cuCtxSynchronize");

@@ -48,6 +48,12 @@ public:
               unsigned sharedBytes, std::vector<void *> &params,
               void *stream = nullptr);
   bool synchronize();
+  /// A function's registers a thread, local (spill) bytes a thread, and
+  /// the blocks of `blockThreads` threads with `sharedBytes` of dynamic
+  /// shared memory an SM holds at once.
+  bool functionFacts(void *function, unsigned blockThreads,
+                     unsigned sharedBytes, int &registers, int &localBytes,
+                     int &blocksPerSm);
 
   /// Page-locked host memory, which asynchronous copies need.
   bool allocateHost(size_t bytes, void *&ptr);

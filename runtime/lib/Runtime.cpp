@@ -41,6 +41,11 @@ struct arvr_kernel {
   std::map<std::string, void *> functions;
   std::vector<arvrc::DevicePtr> buffers;
   std::vector<size_t> bufferBytes;
+  /// The launches resolved for the bindings and frame count of the last
+  /// preparation, launched again as they are until a binding changes.
+  std::vector<ResolvedLaunch> resolved;
+  int resolvedFrames = 0;
+  bool dirty = true;
 };
 
 namespace {
@@ -86,6 +91,7 @@ arvr_status bindScalar(arvr_kernel *kernel, int index, const char *type,
   Binding &b = kernel->bindings[index];
   b.bound = true;
   b.scalarBits = bits;
+  kernel->dirty = true;
   return ARVR_OK;
 }
 
@@ -210,23 +216,40 @@ arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
   return ARVR_OK;
 }
 
-/// Launches `k` once for `frames` frames stacked.
-arvr_status launchOnce(arvr_kernel *k, const std::vector<Binding> &bindings,
-                       void *stream, int frames) {
+/// The launches of `k` for `bindings`, `frames` frames stacked, into
+/// `launches` (the module loaded and the buffers allocated for them).
+arvr_status resolveLaunches(arvr_kernel *k,
+                            const std::vector<Binding> &bindings, int frames,
+                            std::vector<ResolvedLaunch> &launches) {
   Evaluation e;
   std::string error;
   if (!e.evaluate(k->plan, bindings, error))
     return fail(ARVR_ERROR_BINDING, error);
   if (arvr_status s = checkOutputs(k, e))
     return s;
-  if (k->cpuEntry)
-    return runCpu(k, bindings);
   if (arvr_status s = prepare(k, e, frames))
     return s;
-  std::vector<ResolvedLaunch> launches;
   std::vector<uint64_t> buffers(k->buffers.begin(), k->buffers.end());
   if (!e.resolve(buffers, frames, launches, error))
     return fail(ARVR_ERROR_BINDING, error);
+  return ARVR_OK;
+}
+
+/// The launches of `k`'s own bindings for `frames` stacked frames,
+/// resolved again only when a binding or the frame count changed.
+arvr_status prepareResolved(arvr_kernel *k, int frames) {
+  if (!k->dirty && k->resolvedFrames == frames)
+    return ARVR_OK;
+  k->resolved.clear();
+  if (arvr_status s = resolveLaunches(k, k->bindings, frames, k->resolved))
+    return s;
+  k->dirty = false;
+  k->resolvedFrames = frames;
+  return ARVR_OK;
+}
+
+arvr_status launchAll(arvr_kernel *k, std::vector<ResolvedLaunch> &launches,
+                      void *stream) {
   for (ResolvedLaunch &l : launches) {
     if (!l.grid[0] || !l.grid[1] || !l.grid[2])
       continue; // An empty image: nothing to do.
@@ -238,6 +261,18 @@ arvr_status launchOnce(arvr_kernel *k, const std::vector<Binding> &bindings,
       return fail(ARVR_ERROR_CUDA, l.entry + ": " + k->cuda->getLastError());
   }
   return ARVR_OK;
+}
+
+/// A CPU object's kernel on `bindings`: checked, then run.
+arvr_status runCpuChecked(arvr_kernel *k,
+                          const std::vector<Binding> &bindings) {
+  Evaluation e;
+  std::string error;
+  if (!e.evaluate(k->plan, bindings, error))
+    return fail(ARVR_ERROR_BINDING, error);
+  if (arvr_status s = checkOutputs(k, e))
+    return s;
+  return runCpu(k, bindings);
 }
 
 } // namespace
@@ -393,6 +428,7 @@ arvr_status arvr_kernel_bind_image(arvr_kernel *kernel, int index,
   b.bound = true;
   b.shape = {height, width, channels};
   b.address = devicePtr;
+  kernel->dirty = true;
   return ARVR_OK;
 }
 
@@ -437,13 +473,31 @@ arvr_status arvr_kernel_output_size(arvr_kernel *kernel, int index, int *width,
   return ARVR_OK;
 }
 
+arvr_status arvr_kernel_prepare(arvr_kernel *kernel, int frames) {
+  if (!kernel || frames < 1)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_prepare: a null kernel or fewer than 1 frame");
+  if (kernel->cpuEntry) {
+    Evaluation e;
+    std::string error;
+    if (!e.evaluate(kernel->plan, kernel->bindings, error))
+      return fail(ARVR_ERROR_BINDING, error);
+    return checkOutputs(kernel, e);
+  }
+  return prepareResolved(kernel,
+                         frames > 1 && kernel->plan.batchGridZ ? frames : 1);
+}
+
 arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream, int frames) {
   if (!kernel || frames < 1)
     return fail(ARVR_ERROR_INVALID_ARGUMENT,
                 "arvr_kernel_launch: a null kernel or fewer than 1 frame");
-  if (frames == 1 || kernel->plan.batchGridZ)
-    return launchOnce(kernel, kernel->bindings, stream, frames);
-  // One launch a frame, each image's frames one after another.
+  if (!kernel->cpuEntry && (frames == 1 || kernel->plan.batchGridZ)) {
+    if (arvr_status s = prepareResolved(kernel, frames))
+      return s;
+    return launchAll(kernel, kernel->resolved, stream);
+  }
+  // One run a frame, each image's frames one after another.
   for (int f = 0; f < frames; ++f) {
     std::vector<Binding> frame = kernel->bindings;
     for (size_t a = 0; a < frame.size(); ++a)
@@ -451,9 +505,53 @@ arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream, int frames) {
         frame[a].address += uint64_t(f) * frame[a].shape[0] *
                             frame[a].shape[1] * frame[a].shape[2] *
                             elementBytes(kernel->plan.arguments[a].type);
-    if (arvr_status s = launchOnce(kernel, frame, stream, 1))
+    if (kernel->cpuEntry) {
+      if (arvr_status s = runCpuChecked(kernel, frame))
+        return s;
+      continue;
+    }
+    std::vector<ResolvedLaunch> launches;
+    kernel->dirty = true; // Buffers may move: resolve again next time.
+    if (arvr_status s = resolveLaunches(kernel, frame, 1, launches))
+      return s;
+    if (arvr_status s = launchAll(kernel, launches, stream))
       return s;
   }
+  return ARVR_OK;
+}
+
+int arvr_kernel_takes_batches(const arvr_kernel *kernel) {
+  return kernel && kernel->plan.batchGridZ;
+}
+
+int arvr_kernel_num_launches(const arvr_kernel *kernel) {
+  return kernel && !kernel->dirty ? static_cast<int>(kernel->resolved.size())
+                                  : 0;
+}
+
+arvr_status arvr_kernel_launch_info(arvr_kernel *kernel, int index,
+                                    arvr_launch_info *info) {
+  if (!kernel || !info || index < 0)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_kernel_launch_info: a null kernel or result, or a "
+                "negative index");
+  if (kernel->dirty || index >= static_cast<int>(kernel->resolved.size()))
+    return fail(ARVR_ERROR_BINDING,
+                "arvr_kernel_launch_info: no launch " + std::to_string(index) +
+                    " prepared for the arguments bound (arvr_kernel_prepare "
+                    "first)");
+  const ResolvedLaunch &l = kernel->resolved[index];
+  *info = {};
+  info->entry = l.entry.c_str();
+  for (int d = 0; d < 3; ++d) {
+    info->grid[d] = l.grid[d];
+    info->block[d] = l.block[d];
+  }
+  info->shared_bytes = l.shared;
+  if (!kernel->cuda->functionFacts(
+          kernel->functions.at(l.entry), l.block[0] * l.block[1] * l.block[2],
+          l.shared, info->registers, info->local_bytes, info->blocks_per_sm))
+    return fail(ARVR_ERROR_CUDA, l.entry + ": " + kernel->cuda->getLastError());
   return ARVR_OK;
 }
 

@@ -116,12 +116,37 @@ ARVR_API arvr_status arvr_kernel_output_size(arvr_kernel *kernel, int index,
                                              int *width, int *height,
                                              int *channels);
 
+/** Evaluates the plan for what is bound and `frames` frames, and readies
+ *  its launches (the module loaded, the intermediate buffers allocated)
+ *  without launching: arvr_kernel_launch then reuses them until a binding
+ *  changes, and arvr_kernel_launch_info describes them. Optional. */
+ARVR_API arvr_status arvr_kernel_prepare(arvr_kernel *kernel, int frames);
+
 /** Launches the kernel on `frames` frames (1 or more) on `stream` (a
  *  CUstream or cudaStream_t; null: the default stream) and returns without
  *  waiting. Every argument must be bound, outputs at their sizes. A CPU
  *  object's kernel ignores `stream` and returns when it is done. */
 ARVR_API arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream,
                                         int frames);
+
+/** 1 if one launch runs a batch of frames (the plan's `batch: grid-z`),
+ *  0 if a batch is launched frame by frame (or the kernel is null). */
+ARVR_API int arvr_kernel_takes_batches(const arvr_kernel *kernel);
+
+typedef struct arvr_launch_info {
+  const char *entry; /**< The PTX entry; valid until the next bind. */
+  unsigned grid[3], block[3], shared_bytes;
+  int registers;     /**< A thread's. */
+  int local_bytes;   /**< A thread's local memory (spills, arrays). */
+  int blocks_per_sm; /**< Blocks an SM holds at once (occupancy). */
+} arvr_launch_info;
+
+/** The GPU launches prepared (arvr_kernel_prepare or a launch) for the
+ *  arguments bound: how many (0 if none are), and each one's geometry and
+ *  what the driver says of its function. */
+ARVR_API int arvr_kernel_num_launches(const arvr_kernel *kernel);
+ARVR_API arvr_status arvr_kernel_launch_info(arvr_kernel *kernel, int index,
+                                             arvr_launch_info *info);
 
 #ifdef __cplusplus
 } /* extern "C" */

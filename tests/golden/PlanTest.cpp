@@ -1,8 +1,8 @@
-//===- ManifestTest.cpp - The launch manifest, read as a user would ------===//
+//===- PlanTest.cpp - The launch plan, read as a user's program reads it --===//
 //
-// Builds examples with arvrc, reads the manifests with bench/'s reader
-// (LaunchManifest.h, no MLIR) and checks the sizes and geometry it
-// evaluates against what the kernels say: the Gaussian's intermediate
+// Builds examples with arvrc, reads their launch plans with the runtime's
+// reader (runtime/lib/Plan.h, no MLIR) and checks the sizes and geometry
+// it evaluates against what the kernels say: the Gaussian's intermediate
 // buffer holds the output's rows plus `radius` above and below, and every
 // grid covers its image with the scheduled blocks.
 //
@@ -10,29 +10,64 @@
 
 #include <doctest/doctest.h>
 
-#include "../../bench/LaunchManifest.h"
+#include "Plan.h"
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
 const std::string kSource = ARVRC_SOURCE_DIR;
 const std::string kArvrcBinary = ARVRC_BINARY;
 
+using arvr::runtime::Binding;
+
+/// A plan and its evaluation for bound arguments.
+struct Reading {
+  arvr::runtime::Plan plan;
+  arvr::runtime::Evaluation evaluation;
+
+  /// Evaluates for `bound` (every argument bound; outputs' shapes may be
+  /// zero).
+  void evaluate(std::vector<Binding> bound) {
+    for (Binding &b : bound)
+      b.bound = true;
+    std::string error;
+    REQUIRE_MESSAGE(evaluation.evaluate(plan, bound, error), error);
+  }
+  std::array<int64_t, 3> outputSize(int arg) const {
+    std::array<int64_t, 3> whc{};
+    REQUIRE(evaluation.outputSize(unsigned(arg), whc));
+    return whc;
+  }
+  std::array<int64_t, 3> bufferShape(size_t i) const {
+    return evaluation.bufferShape(i);
+  }
+  size_t bufferBytes(size_t i) const { return evaluation.bufferBytes(i); }
+  std::vector<arvr::runtime::ResolvedLaunch>
+  resolve(const std::vector<uint64_t> &buffers, int frames = 1) const {
+    std::vector<arvr::runtime::ResolvedLaunch> launches;
+    std::string error;
+    REQUIRE_MESSAGE(evaluation.resolve(buffers, frames, launches, error),
+                    error);
+    return launches;
+  }
+};
+
 /// Builds `example` (with `from` replaced by `to` in its text, if given)
-/// and reads its manifest.
-arvrbench::LaunchManifest build(const std::string &example,
-                                const std::string &from = "",
-                                const std::string &to = "") {
+/// and reads its plan.
+Reading build(const std::string &example, const std::string &from = "",
+              const std::string &to = "") {
   const char *dir = std::getenv("TMPDIR");
-  std::string base = std::string(dir ? dir : "/tmp") + "/arvrc-manifest-" +
+  std::string base = std::string(dir ? dir : "/tmp") + "/arvrc-plan-" +
                      std::to_string(getpid());
-  std::string ptx = base + ".ptx", manifest = base + ".manifest";
+  std::string ptx = base + ".ptx", planPath = base + ".plan.json";
   std::ifstream in(kSource + "/" + example);
   std::stringstream text;
   text << in.rdbuf();
@@ -46,11 +81,15 @@ arvrbench::LaunchManifest build(const std::string &example,
   std::string command = kArvrcBinary + " build " + base + ".arvr -o " + ptx;
   INFO(command);
   REQUIRE(std::system(command.c_str()) == 0);
-  arvrbench::LaunchManifest m = arvrbench::LaunchManifest::load(manifest);
-  unlink(ptx.c_str());
-  unlink(manifest.c_str());
-  unlink((base + ".arvr").c_str());
-  return m;
+  std::ifstream planFile(planPath);
+  std::stringstream json;
+  json << planFile.rdbuf();
+  Reading r;
+  std::string error;
+  REQUIRE_MESSAGE(arvr::runtime::parsePlan(json.str(), r.plan, error), error);
+  for (const char *ext : {".ptx", ".plan.json", ".manifest", ".arvr"})
+    unlink((base + ext).c_str());
+  return r;
 }
 
 uint64_t bitsOf(int32_t v) { return static_cast<uint32_t>(v); }
@@ -62,20 +101,19 @@ uint64_t bitsOf(float v) {
 
 } // namespace
 
-TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
-  arvrbench::LaunchManifest m =
-      build("examples/gaussian_blur.arvr",
-            "blur_x.compute_shared();\n    out.gpu_tile(32, 4);",
-            "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
+TEST_CASE("plan: the Gaussian at the root: stage buffers and launches") {
+  Reading m = build("examples/gaussian_blur.arvr",
+                    "blur_x.compute_shared();\n    out.gpu_tile(32, 4);",
+                    "blur_x.compute_root();\n    out.gpu_tile(32, 8);");
   // (weight, norm and coef stay computed at the root.)
-  CHECK(m.kernel == "gaussian_blur");
-  CHECK(m.indexBits == 32);
-  REQUIRE(m.args.size() == 4);
-  CHECK(m.args[0].isImage);
-  CHECK(m.args[3].isOutput);
+  CHECK(m.plan.kernel == "gaussian_blur");
+  CHECK(m.plan.indexBits == 32);
+  REQUIRE(m.plan.arguments.size() == 4);
+  CHECK(m.plan.arguments[0].image);
+  CHECK(m.plan.arguments[3].output);
   for (int radius : {1, 4, 9}) {
     CAPTURE(radius);
-    std::vector<arvrbench::Binding> bound(4);
+    std::vector<Binding> bound(4);
     bound[0].shape = {479, 641, 3}; // H, W, C: not multiples of any block.
     bound[1].scalarBits = bitsOf(2.0f);
     bound[2].scalarBits = bitsOf(int32_t(radius));
@@ -86,7 +124,7 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
     // The weights over -radius..radius, their sum, the normalised
     // weights, the horizontal pass over the output's rows and `radius` more
     // above and below.
-    REQUIRE(m.buffers.size() == 4);
+    REQUIRE(m.plan.buffers.size() == 4);
     CHECK(m.bufferShape(0) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
     CHECK(m.bufferShape(1) == std::array<int64_t, 3>{1, 1, 1});
     CHECK(m.bufferShape(2) == std::array<int64_t, 3>{1, 2 * radius + 1, 1});
@@ -115,18 +153,18 @@ TEST_CASE("manifest: the Gaussian at the root: stage buffers and launches") {
   }
 }
 
-TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
-  arvrbench::LaunchManifest m = build("examples/gaussian_blur.arvr");
+TEST_CASE("plan: the Gaussian in shared memory: one launch, its tile") {
+  Reading m = build("examples/gaussian_blur.arvr");
   for (int radius : {1, 4, 9}) {
     CAPTURE(radius);
-    std::vector<arvrbench::Binding> bound(4);
+    std::vector<Binding> bound(4);
     bound[0].shape = bound[3].shape = {479, 641, 3};
     bound[1].scalarBits = bitsOf(2.0f);
     bound[2].scalarBits = bitsOf(int32_t(radius));
     m.evaluate(bound);
     // Only the weights, their sum and the normalised weights have
     // buffers; blur_x is in shared memory.
-    CHECK(m.buffers.size() == 3);
+    CHECK(m.plan.buffers.size() == 3);
     auto launches = m.resolve({0x1000, 0x2000, 0x3000});
     REQUIRE(launches.size() == 4);
     const auto &out = launches.back();
@@ -144,15 +182,15 @@ TEST_CASE("manifest: the Gaussian in shared memory: one launch, its tile") {
   }
 }
 
-TEST_CASE("manifest: NV12 planes and a fixed channel count") {
-  arvrbench::LaunchManifest m = build("examples/nv12_to_rgb.arvr");
-  REQUIRE(m.args.size() == 3);
-  CHECK(m.args[0].name == "frame_y");
-  CHECK(m.args[0].channels == 1);
-  CHECK(m.args[1].name == "frame_uv");
-  CHECK(m.args[1].channels == 2);
-  CHECK(m.args[2].channels == 3);
-  std::vector<arvrbench::Binding> bound(3);
+TEST_CASE("plan: NV12 planes and a fixed channel count") {
+  Reading m = build("examples/nv12_to_rgb.arvr");
+  REQUIRE(m.plan.arguments.size() == 3);
+  CHECK(m.plan.arguments[0].name == "frame_y");
+  CHECK(m.plan.arguments[0].channels == 1);
+  CHECK(m.plan.arguments[1].name == "frame_uv");
+  CHECK(m.plan.arguments[1].channels == 2);
+  CHECK(m.plan.arguments[2].channels == 3);
+  std::vector<Binding> bound(3);
   bound[0].shape = {1080, 1920, 1};
   bound[1].shape = {540, 960, 2};
   bound[2].shape = {1080, 1920, 3};
@@ -173,7 +211,7 @@ TEST_CASE("manifest: NV12 planes and a fixed channel count") {
   CHECK(launches[0].storage.size() == 30);
   // 8 frames stacked: one launch, grid z 8, every image 8 frames tall, the
   // frame heights as for one frame.
-  REQUIRE(m.batchGridZ);
+  REQUIRE(m.plan.batchGridZ);
   auto batch = m.resolve({}, 8);
   REQUIRE(batch.size() == 1);
   CHECK(batch[0].grid[2] == 8 * launches[0].grid[2]);
