@@ -25,7 +25,7 @@ cp -r tests/data tests/golden "$bundle/tests/"
 mkdir -p "$bundle/tests/lit/Driver/Inputs" "$bundle/tests/lit/Frontend" "$bundle/bench"
 cp tests/lit/Driver/Inputs/*.arvr tests/lit/Driver/Inputs/*.py "$bundle/tests/lit/Driver/Inputs/"
 cp tests/lit/Frontend/mlirgen-schedule.arvr tests/lit/Frontend/in-bounds.arvr "$bundle/tests/lit/Frontend/"
-cp -r bench/cuda bench/*.cu bench/*.cuh bench/*.h bench/*.sh bench/*.py "$bundle/bench/"
+cp -r bench/cuda bench/*.cu bench/*.cuh bench/*.sh bench/*.py "$bundle/bench/"
 cp scripts/gpu-tests.sh scripts/gpu-runtime-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
 git rev-parse HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
 
