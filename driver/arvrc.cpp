@@ -912,6 +912,251 @@ static void printSummary(size_t count, const std::string &folder,
       1e3 * ioSeconds / n, cached, split);
 }
 
+/// The frames of a run, from reading to writing: each frame read ahead on
+/// another thread (FrameSource), run, and its outputs written on another
+/// thread, after the previous frame's. On the GPU, batches of frames take
+/// turns on two slots (each a CUDA stream with its buffers): batch b's
+/// copies and kernels are queued while batch b-1's are still running, then
+/// batch b-1 is finished and handed on. A batch is up to 8 consecutive
+/// frames of the same sizes, run as one launch per kernel where the kernel
+/// takes stacked frames.
+class FrameLoop {
+public:
+  using Clock = std::chrono::steady_clock;
+  FrameLoop(const RunArgs &args, FrameSource &source, CudaDriver *driver,
+            CudaKernels *gpu, CpuKernels *cpu, const std::string &planText)
+      : args(args), source(source), driver(driver), gpu(gpu), cpu(cpu),
+        planText(planText),
+        progress(source.batch && llvm::errs().is_displayed()) {}
+
+  /// Every frame; false (reported) at the first failure, with the outputs
+  /// already being written finished.
+  bool run();
+
+  double runSeconds = 0, ioSeconds = 0;
+  RunTimes gpuTimes;
+
+private:
+  struct Written {
+    std::string error;
+    double seconds = 0;
+  };
+  using Batch = std::vector<std::pair<size_t, Frame>>;
+
+  static double seconds(Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+  }
+  bool finishWriting();
+  bool hand(size_t f, Frame &frame);
+  bool finishOldest();
+  bool submitPending();
+  /// Frame `f` into the pending batch (submitted when it is full, when the
+  /// next frame cannot join it, and at the end).
+  bool onGpu(size_t f, Frame &frame);
+  bool onCpu(size_t f, Frame &frame);
+
+  const RunArgs &args;
+  FrameSource &source;
+  CudaDriver *driver;
+  CudaKernels *gpu;
+  CpuKernels *cpu;
+  const std::string &planText;
+  bool progress;
+  std::string error;
+  std::future<Written> writing;
+  std::shared_ptr<CudaSlot> slots[2];
+  size_t maxBatch = 1;
+  std::deque<std::pair<size_t, Batch>> inFlight;
+  Batch pending;
+  size_t submitted = 0;
+};
+
+bool FrameLoop::finishWriting() {
+  if (!writing.valid())
+    return true;
+  Written written = writing.get();
+  ioSeconds += written.seconds;
+  if (written.error.empty())
+    return true;
+  fail(written.error);
+  return false;
+}
+
+bool FrameLoop::hand(size_t f, Frame &frame) {
+  if (!finishWriting())
+    return false;
+  std::vector<std::string> sizes;
+  for (const Image &image : frame.bindings.outputs)
+    sizes.push_back(std::to_string(image.width) + "x" +
+                    std::to_string(image.height) + ", " +
+                    std::to_string(image.channels) + " channel" +
+                    (image.channels == 1 ? "" : "s"));
+  writing = std::async(
+      std::launch::async,
+      [level = args.pngLevel](std::vector<std::string> paths,
+                              std::vector<Image> images) {
+        Clock::time_point start = Clock::now();
+        Written written;
+        for (auto [path, image] : llvm::zip(paths, images))
+          if (!writeImage(path, image, written.error, level))
+            break;
+        written.seconds = seconds(Clock::now() - start);
+        return written;
+      },
+      frame.outputPaths, std::move(frame.bindings.outputs));
+  if (progress)
+    llvm::errs() << "\r[" << f + 1 << "/" << source.frames.size() << "] "
+                 << source.frames[f][source.namer] << "\x1b[K";
+  if (source.batch)
+    return true;
+  if (!finishWriting())
+    return false;
+  for (auto [path, size] : llvm::zip(frame.outputPaths, sizes))
+    llvm::outs() << "arvrc: wrote " << path << " (" << size << ") on "
+                 << (driver ? "cuda, " + driver->getDeviceName()
+                            : std::string("cpu"))
+                 << "\n";
+  return true;
+}
+
+bool FrameLoop::finishOldest() {
+  auto &[b, batchFrames] = inFlight.front();
+  Clock::time_point waitStart = Clock::now();
+  bool ok = gpu->finish(*slots[b % 2], error, &gpuTimes);
+  runSeconds += seconds(Clock::now() - waitStart);
+  if (!ok) {
+    finishWriting();
+    fail(error);
+    return false;
+  }
+  for (auto &[f, frame] : batchFrames)
+    if (ok)
+      ok = hand(f, frame);
+  inFlight.pop_front();
+  return ok;
+}
+
+bool FrameLoop::submitPending() {
+  if (pending.empty())
+    return true;
+  // A slot is free once the batch before the previous one is finished.
+  if (inFlight.size() == 2 && !finishOldest())
+    return false;
+  size_t b = submitted++;
+  inFlight.emplace_back(b, std::move(pending));
+  pending.clear();
+  std::vector<Bindings *> bindings;
+  for (auto &[f, frame] : inFlight.back().second)
+    bindings.push_back(&frame.bindings);
+  Clock::time_point runStart = Clock::now();
+  bool ok = gpu->submit(bindings, *slots[b % 2], error);
+  runSeconds += seconds(Clock::now() - runStart);
+  if (!ok) {
+    finishWriting();
+    fail(error);
+    return false;
+  }
+  return inFlight.size() < 2 || finishOldest();
+}
+
+bool FrameLoop::onGpu(size_t f, Frame &frame) {
+  if (!pending.empty() &&
+      !batchesWith(pending.front().second.bindings, frame.bindings,
+                   pending.size() + 1, maxBatch) &&
+      !submitPending())
+    return false;
+  pending.emplace_back(f, std::move(frame));
+  return f + 1 < source.frames.size() || submitPending();
+}
+
+bool FrameLoop::onCpu(size_t f, Frame &frame) {
+  Clock::time_point runStart = Clock::now();
+  bool ok = cpu->run(source.kernel.name, planText, frame.bindings, error);
+  runSeconds += seconds(Clock::now() - runStart);
+  if (!ok) {
+    finishWriting();
+    fail(error);
+    return false;
+  }
+  return hand(f, frame);
+}
+
+bool FrameLoop::run() {
+  if (gpu) {
+    for (auto &slot : slots)
+      if (!(slot = gpu->createSlot(error))) {
+        fail(error);
+        return false;
+      }
+    maxBatch = gpu->takesBatches() ? 8 : 1;
+  }
+  auto prepare = [this](size_t f) { return source.read(f); };
+  std::future<Frame> next = std::async(std::launch::async, prepare, 0);
+  for (size_t f = 0; f < source.frames.size(); ++f) {
+    Frame frame = next.get();
+    ioSeconds += frame.seconds;
+    if (!frame.error.empty()) {
+      if (gpu && !submitPending())
+        return false;
+      while (!inFlight.empty() && finishOldest()) {
+      }
+      finishWriting();
+      fail(frame.error);
+      return false;
+    }
+    if (f + 1 < source.frames.size())
+      next = std::async(std::launch::async, prepare, f + 1);
+    if (!(gpu ? onGpu(f, frame) : onCpu(f, frame)))
+      return false;
+  }
+  while (!inFlight.empty())
+    if (!finishOldest())
+      return false;
+  if (!finishWriting())
+    return false;
+  if (progress)
+    llvm::errs() << "\n";
+  return true;
+}
+
+/// The frames of `args` (an -i that is a pattern names many, read in step
+/// with the others; `namer` the one that names the outputs, `batch` whether
+/// there are many) and where their outputs go; false (reported) if the
+/// -o do not fit the kernel or the folder cannot be made.
+static bool planFrames(const RunArgs &args, const arvr::KernelDecl &kernel,
+                       std::vector<std::vector<std::string>> &frames,
+                       size_t &namer, bool &batch) {
+  auto refuse = [](const std::string &message) {
+    fail(message);
+    return false;
+  };
+  std::string frameError;
+  if (!frameInputs(args.images, frames, namer, frameError))
+    return refuse(frameError);
+  batch = namer < args.images.size();
+  const std::string &folder = args.outputs.front();
+  if (batch) {
+    if (args.outputs.size() != 1)
+      return refuse("-i '" + args.images[namer] +
+                    "' names several frames: give one -o, the output folder");
+    if (llvm::sys::fs::exists(folder) && !llvm::sys::fs::is_directory(folder))
+      return refuse(folder + ": is not a folder, but -i '" +
+                    args.images[namer] + "' names several frames");
+    if (llvm::sys::fs::create_directories(folder))
+      return refuse(folder + ": cannot create this output folder");
+  } else if (args.outputs.size() != kernel.outputs.size()) {
+    std::string list;
+    for (const arvr::OutputDecl &output : kernel.outputs)
+      list += (list.empty() ? "" : ", ") + output.name;
+    return refuse("kernel '" + kernel.name + "' has " +
+                  std::to_string(kernel.outputs.size()) + " output" +
+                  (kernel.outputs.size() == 1 ? "" : "s") + " (" + list +
+                  "), but " + std::to_string(args.outputs.size()) + " -o " +
+                  (args.outputs.size() == 1 ? "was" : "were") + " given");
+  }
+  return true;
+}
+
 int runRun(const RunArgs &args) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::duration d) {
@@ -931,35 +1176,11 @@ int runRun(const RunArgs &args) {
     return fail(args.input + ": no kernel named '" + kernelName + "'");
   kernel = &compilation.getAst().kernels.front();
 
-  // Many frames: an -i is a pattern (several are read in step) and -o a
-  // folder.
   std::vector<std::vector<std::string>> frames;
   size_t namer = 0;
-  std::string frameError;
-  if (!frameInputs(args.images, frames, namer, frameError))
-    return fail(frameError);
-  bool batch = namer < args.images.size();
-  const std::string &folder = args.outputs.front();
-  if (batch) {
-    if (args.outputs.size() != 1)
-      return fail("-i '" + args.images[namer] +
-                  "' names several frames: give one -o, the output folder");
-    if (llvm::sys::fs::exists(folder) && !llvm::sys::fs::is_directory(folder))
-      return fail(folder + ": is not a folder, but -i '" + args.images[namer] +
-                  "' names several frames");
-    if (llvm::sys::fs::create_directories(folder))
-      return fail(folder + ": cannot create this output folder");
-  } else if (args.outputs.size() != kernel->outputs.size()) {
-    std::string list;
-    for (const arvr::OutputDecl &output : kernel->outputs)
-      list += (list.empty() ? "" : ", ") + output.name;
-    return fail("kernel '" + kernel->name + "' has " +
-                std::to_string(kernel->outputs.size()) + " output" +
-                (kernel->outputs.size() == 1 ? "" : "s") + " (" + list +
-                "), but " + std::to_string(args.outputs.size()) + " -o " +
-                (args.outputs.size() == 1 ? "was" : "were") + " given");
-  }
-
+  bool batch = false;
+  if (!planFrames(args, *kernel, frames, namer, batch))
+    return kExitError;
   // The target: the GPU when asked for or, with auto, when there is one.
   std::unique_ptr<CudaDriver> driver;
   if (!openTarget(args, driver))
@@ -1001,167 +1222,18 @@ int runRun(const RunArgs &args) {
     gpu =
         std::make_unique<CudaKernels>(planText, ptx, plan.batchGridZ, *driver);
 
+  const std::string &folder = args.outputs.front();
   FrameSource source{args,    frames,      namer,    batch, folder,
                      *kernel, compilation, channels, plan};
-  auto prepare = [&source](size_t f) { return source.read(f); };
-  struct Written {
-    std::string error;
-    double seconds = 0;
-  };
-  auto write = [seconds, level = args.pngLevel](std::vector<std::string> paths,
-                                                std::vector<Image> images) {
-    Clock::time_point writeStart = Clock::now();
-    Written written;
-    for (auto [path, image] : llvm::zip(paths, images))
-      if (!writeImage(path, image, written.error, level))
-        break;
-    written.seconds = seconds(Clock::now() - writeStart);
-    return written;
-  };
-
   Clock::time_point loopStart = Clock::now();
-  double runSeconds = 0, ioSeconds = 0;
-  RunTimes gpuTimes;
-  bool progress = batch && llvm::errs().is_displayed();
-  std::future<Frame> next = std::async(std::launch::async, prepare, 0);
-  std::future<Written> writing;
-  // Waits for the outputs being written; false (reported) if they failed.
-  auto finishWriting = [&]() {
-    if (!writing.valid())
-      return true;
-    Written written = writing.get();
-    ioSeconds += written.seconds;
-    if (written.error.empty())
-      return true;
-    fail(written.error);
-    return false;
-  };
-  // The outputs of a frame that has run: written on another thread (after
-  // the previous frame's), and reported.
-  auto hand = [&](size_t f, Frame &frame) {
-    if (!finishWriting())
-      return false;
-    std::vector<std::string> sizes;
-    for (const Image &image : frame.bindings.outputs)
-      sizes.push_back(std::to_string(image.width) + "x" +
-                      std::to_string(image.height) + ", " +
-                      std::to_string(image.channels) + " channel" +
-                      (image.channels == 1 ? "" : "s"));
-    writing = std::async(std::launch::async, write, frame.outputPaths,
-                         std::move(frame.bindings.outputs));
-    if (progress)
-      llvm::errs() << "\r[" << f + 1 << "/" << frames.size() << "] "
-                   << frames[f][namer] << "\x1b[K";
-    if (!batch) {
-      if (!finishWriting())
-        return false;
-      for (auto [path, size] : llvm::zip(frame.outputPaths, sizes))
-        llvm::outs() << "arvrc: wrote " << path << " (" << size << ") on "
-                     << (driver ? "cuda, " + driver->getDeviceName()
-                                : std::string("cpu"))
-                     << "\n";
-    }
-    return true;
-  };
-  // On the GPU, batches of frames take turns on two slots (each a CUDA
-  // stream with its buffers): batch b's copies and kernels are queued while
-  // batch b-1's are still running, then batch b-1 is finished and handed
-  // on. A batch is up to 8 consecutive frames of the same sizes, run as one
-  // launch per kernel where the kernel takes stacked frames.
-  std::shared_ptr<CudaSlot> slots[2];
-  if (gpu)
-    for (auto &slot : slots)
-      if (!(slot = gpu->createSlot(error)))
-        return fail(error);
-  const size_t maxBatch = gpu && gpu->takesBatches() ? 8 : 1;
-  using Batch = std::vector<std::pair<size_t, Frame>>;
-  std::deque<std::pair<size_t, Batch>> inFlight;
-  Batch pending;
-  size_t submitted = 0;
-  auto finishOldest = [&]() {
-    auto &[b, batchFrames] = inFlight.front();
-    Clock::time_point waitStart = Clock::now();
-    bool ok = gpu->finish(*slots[b % 2], error, &gpuTimes);
-    runSeconds += seconds(Clock::now() - waitStart);
-    if (!ok) {
-      finishWriting();
-      fail(error);
-      return false;
-    }
-    for (auto &[f, frame] : batchFrames)
-      if (ok)
-        ok = hand(f, frame);
-    inFlight.pop_front();
-    return ok;
-  };
-  auto submitPending = [&]() {
-    if (pending.empty())
-      return true;
-    // A slot is free once the batch before the previous one is finished.
-    if (inFlight.size() == 2 && !finishOldest())
-      return false;
-    size_t b = submitted++;
-    inFlight.emplace_back(b, std::move(pending));
-    pending.clear();
-    std::vector<Bindings *> bindings;
-    for (auto &[f, frame] : inFlight.back().second)
-      bindings.push_back(&frame.bindings);
-    Clock::time_point runStart = Clock::now();
-    bool ok = gpu->submit(bindings, *slots[b % 2], error);
-    runSeconds += seconds(Clock::now() - runStart);
-    if (!ok) {
-      finishWriting();
-      fail(error);
-      return false;
-    }
-    return inFlight.size() < 2 || finishOldest();
-  };
-  for (size_t f = 0; f < frames.size(); ++f) {
-    Frame frame = next.get();
-    ioSeconds += frame.seconds;
-    if (!frame.error.empty()) {
-      if (gpu && !submitPending())
-        return kExitError;
-      while (!inFlight.empty() && finishOldest()) {
-      }
-      finishWriting();
-      return fail(frame.error);
-    }
-    if (f + 1 < frames.size())
-      next = std::async(std::launch::async, prepare, f + 1);
-
-    if (gpu) {
-      if (!pending.empty() &&
-          !batchesWith(pending.front().second.bindings, frame.bindings,
-                       pending.size() + 1, maxBatch) &&
-          !submitPending())
-        return kExitError;
-      pending.emplace_back(f, std::move(frame));
-      if (f + 1 == frames.size() && !submitPending())
-        return kExitError;
-      continue;
-    }
-    Clock::time_point runStart = Clock::now();
-    bool ok = cpu->run(kernel->name, planText, frame.bindings, error);
-    runSeconds += seconds(Clock::now() - runStart);
-    if (!ok) {
-      finishWriting();
-      return fail(error);
-    }
-    if (!hand(f, frame))
-      return kExitError;
-  }
-  while (!inFlight.empty())
-    if (!finishOldest())
-      return kExitError;
-  if (!finishWriting())
+  FrameLoop loop(args, source, driver.get(), gpu.get(), cpu.get(), planText);
+  if (!loop.run())
     return kExitError;
-  if (progress)
-    llvm::errs() << "\n";
   if (batch)
-    printSummary(frames.size(), folder, driver.get(), gpu ? &gpuTimes : nullptr,
+    printSummary(frames.size(), folder, driver.get(),
+                 gpu ? &loop.gpuTimes : nullptr,
                  seconds(Clock::now() - loopStart), seconds(compileTime),
-                 runSeconds, ioSeconds,
+                 loop.runSeconds, loop.ioSeconds,
                  !compilation.wasCached() ? ""
                  : cpu && cpu->fromObjectCache()
                      ? ", from the compile cache, machine code too"
