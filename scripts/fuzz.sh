@@ -73,8 +73,13 @@ for k in examples/*.arvr; do
   name=$(basename "$k" .arvr)
   [ -f "$out/corpus-plan/$name.plan.json" ] ||
     build/bin/arvrc build "$k" -o "$out/corpus-plan/$name.ptx" >/dev/null 2>&1 || true
+  # And its CPU object's plan (a CPU entry, no launches).
+  [ -f "$out/corpus-plan/$name-cpu.plan.json" ] ||
+    build/bin/arvrc build "$k" --target cpu --emit=obj \
+      -o "$out/corpus-plan/$name-cpu.o" >/dev/null 2>&1 || true
 done
-rm -f "$out"/corpus-plan/*.ptx "$out"/corpus-plan/*.manifest
+rm -f "$out"/corpus-plan/*.ptx "$out"/corpus-plan/*.manifest "$out"/corpus-plan/*.o \
+  "$out"/corpus-plan/*.h
 
 status=0
 for target in $targets; do
