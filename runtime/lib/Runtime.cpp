@@ -216,6 +216,17 @@ arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
   return ARVR_OK;
 }
 
+/// The plan of `k` evaluated for `bindings` into `e`: its checks passed,
+/// every output bound at its size.
+arvr_status evaluateChecked(arvr_kernel *k,
+                            const std::vector<Binding> &bindings,
+                            Evaluation &e) {
+  std::string error;
+  if (!e.evaluate(k->plan, bindings, error))
+    return fail(ARVR_ERROR_BINDING, error);
+  return checkOutputs(k, e);
+}
+
 /// The launches of `k` for `bindings`, `frames` frames stacked, into
 /// `launches` (the module loaded and the buffers allocated for them).
 arvr_status resolveLaunches(arvr_kernel *k,
@@ -223,9 +234,7 @@ arvr_status resolveLaunches(arvr_kernel *k,
                             std::vector<ResolvedLaunch> &launches) {
   Evaluation e;
   std::string error;
-  if (!e.evaluate(k->plan, bindings, error))
-    return fail(ARVR_ERROR_BINDING, error);
-  if (arvr_status s = checkOutputs(k, e))
+  if (arvr_status s = evaluateChecked(k, bindings, e))
     return s;
   if (arvr_status s = prepare(k, e, frames))
     return s;
@@ -267,10 +276,7 @@ arvr_status launchAll(arvr_kernel *k, std::vector<ResolvedLaunch> &launches,
 arvr_status runCpuChecked(arvr_kernel *k,
                           const std::vector<Binding> &bindings) {
   Evaluation e;
-  std::string error;
-  if (!e.evaluate(k->plan, bindings, error))
-    return fail(ARVR_ERROR_BINDING, error);
-  if (arvr_status s = checkOutputs(k, e))
+  if (arvr_status s = evaluateChecked(k, bindings, e))
     return s;
   return runCpu(k, bindings);
 }
@@ -479,10 +485,7 @@ arvr_status arvr_kernel_prepare(arvr_kernel *kernel, int frames) {
                 "arvr_kernel_prepare: a null kernel or fewer than 1 frame");
   if (kernel->cpuEntry) {
     Evaluation e;
-    std::string error;
-    if (!e.evaluate(kernel->plan, kernel->bindings, error))
-      return fail(ARVR_ERROR_BINDING, error);
-    return checkOutputs(kernel, e);
+    return evaluateChecked(kernel, kernel->bindings, e);
   }
   return prepareResolved(kernel,
                          frames > 1 && kernel->plan.batchGridZ ? frames : 1);
