@@ -206,6 +206,10 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrIndexTables());
   pm.addPass(createArvrUnrollReductions());
   pm.addPass(createArvrContractFma());
+  // Runs of columns whose every read is inside, without boundary handling
+  // (after folding, so that the loops' bounds and steps are constants).
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createArvrCpuInterior());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   if (fastMath) {

@@ -377,6 +377,32 @@ def ArvrCpuRowBands : Pass<"arvr-cpu-row-bands", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ArvrCpuInterior : Pass<"arvr-cpu-interior", "::mlir::func::FuncOp"> {
+  let summary = "Run columns of a CPU loop without boundary handling where "
+                "every read is inside";
+  let description = [{
+    For the CPU, after `convert-arvr-to-loops`. Each outermost 2-D
+    `scf.parallel` over (y, x) takes runs of `columns` columns: its x steps
+    by `columns`, and an `scf.for` inside runs the run's columns one by one.
+    Before that loop, the boundary tests of its body (what
+    `convert-arvr-to-loops` marks `arvr.boundary`: clamps, the tests before
+    a mirror or wrap, the choice of a padding value) are bounded over the
+    run, the row fixed (the bounds analysis arvr-specialize-interior uses
+    for GPU blocks, lowering/lib/Utils/InteriorBounds.h); where they all
+    hold, a copy of the loop without them runs, else the loop as it was. A
+    row's interior runs are then straight-line reads and arithmetic, which
+    LLVM can vectorise; only the runs at the image's edges keep the
+    handling. Values do not change: each replaced test is proved to pass
+    for the points it runs for.
+  }];
+  let options = [
+    Option<"columns", "columns", "int64_t", "64",
+           "Columns a run: the interior's unit">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ArvrStageInputs : Pass<"arvr-stage-inputs", "::mlir::ModuleOp"> {
   let summary = "Read a stencil's input through a stage in shared memory";
   let description = [{
