@@ -23,12 +23,16 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `loop`'s body holds boundary handling this pass could remove.
+/// Whether `loop`'s body holds what an interior version would simplify:
+/// boundary handling, or a signed division by a positive constant (of a
+/// coordinate: an unsigned one, a shift, inside).
 bool hasBoundary(scf::ParallelOp loop) {
   return loop.getBody()
       ->walk([](Operation *op) {
-        return op->hasAttr(arvr::kBoundaryAttrName) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
+        return op->hasAttr(arvr::kBoundaryAttrName) ||
+                       arvr::interior::isSignedDivisionByPositive(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }

@@ -66,3 +66,28 @@ func.func @copy(%src: memref<?x?xf32>, %dst: memref<?x?xf32>) {
   }
   return
 }
+
+// No boundary handling, but a coordinate halved (NV12's chroma): where
+// the run's x is >= 0 (every run here), the floor division is the
+// unsigned one, which LLVM turns into a shift and can vectorise.
+// CHECK-LABEL: func.func @half
+// CHECK: scf.if %{{.+}} {
+// CHECK: scf.for
+// CHECK: arith.divui %{{.+}}, %c2 : index
+// CHECK: } else {
+// CHECK: arith.floordivsi %{{.+}}, %c2 : index
+// CHECK: } {arvr.interior}
+func.func @half(%src: memref<?x?xf32>, %dst: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %h = memref.dim %dst, %c0 : memref<?x?xf32>
+  %w = memref.dim %dst, %c1 : memref<?x?xf32>
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    %hx = arith.floordivsi %x, %c2 : index
+    %v = memref.load %src[%y, %hx] : memref<?x?xf32>
+    memref.store %v, %dst[%y, %x] : memref<?x?xf32>
+    scf.reduce
+  }
+  return
+}

@@ -389,10 +389,12 @@ def ArvrCpuInterior : Pass<"arvr-cpu-interior", "::mlir::func::FuncOp"> {
     a mirror or wrap, the choice of a padding value) are bounded over the
     run, the row fixed (the bounds analysis arvr-specialize-interior uses
     for GPU blocks, lowering/lib/Utils/InteriorBounds.h); where they all
-    hold, a copy of the loop without them runs, else the loop as it was. A
-    row's interior runs are then straight-line reads and arithmetic, which
-    LLVM can vectorise; only the runs at the image's edges keep the
-    handling. Values do not change: each replaced test is proved to pass
+    hold, a copy of the loop without them runs, else the loop as it was;
+    there, too, a signed division or remainder by a positive constant of a
+    value >= 0 (a coordinate halved, as NV12's chroma is read) is the
+    unsigned one. A row's interior runs are then straight-line reads and
+    arithmetic, which LLVM can vectorise; only the runs at the image's
+    edges keep the handling. Values do not change: each replaced test is proved to pass
     for the points it runs for.
   }];
   let options = [
