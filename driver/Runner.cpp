@@ -20,7 +20,6 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/xxhash.h"
@@ -29,7 +28,6 @@
 #include <array>
 #include <cstring>
 #include <map>
-#include <thread>
 
 using namespace arvrc;
 

@@ -771,7 +771,6 @@ struct FrameSource {
   bool batch;
   const std::string &folder;
   const arvr::KernelDecl &kernel;
-  Compilation &compilation;
   const std::vector<std::pair<size_t, std::string>> &channels;
   /// The kernel's launch plan, as the runtime reads it: output sizes and
   /// checks.
@@ -1223,8 +1222,8 @@ int runRun(const RunArgs &args) {
         std::make_unique<CudaKernels>(planText, ptx, plan.batchGridZ, *driver);
 
   const std::string &folder = args.outputs.front();
-  FrameSource source{args,    frames,      namer,    batch, folder,
-                     *kernel, compilation, channels, plan};
+  FrameSource source{args,   frames,  namer,    batch,
+                     folder, *kernel, channels, plan};
   Clock::time_point loopStart = Clock::now();
   FrameLoop loop(args, source, driver.get(), gpu.get(), cpu.get(), planText);
   if (!loop.run())
