@@ -1,4 +1,6 @@
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(func.func(arvr-cpu-interior{columns=16}))' | FileCheck %s
+// RUN: not arvr-opt %s --pass-pipeline='builtin.module(func.func(arvr-cpu-interior{columns=0}))' 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: error: columns must be at least 1
 
 // A horizontal 3-tap stencil with a clamped read, as convert-arvr-to-loops
 // writes it: x steps by runs of 16 columns, an scf.for over a run's
