@@ -223,6 +223,36 @@ static void addChecks(mlir::arvr::KernelOp source, PlanBuilder &builder,
   });
 }
 
+/// Whether a stage of `source` other than its outputs reduces over a range
+/// that depends on an image's width or height (a histogram): work done
+/// for every band of rows whatever its height.
+static bool reducesOverImage(mlir::arvr::KernelOp source) {
+  auto sizedByImage = [](Value bound) {
+    SmallVector<Value> work{bound};
+    DenseSet<Operation *> seen;
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val().getDefiningOp();
+      if (!op || !seen.insert(op).second)
+        continue;
+      if (auto dim = dyn_cast<mlir::arvr::DimOp>(op))
+        if (dim.getDim() != mlir::arvr::Dim::channels)
+          return true;
+      llvm::append_range(work, op->getOperands());
+    }
+    return false;
+  };
+  return source
+      .walk([&](mlir::arvr::ReduceOp reduce) {
+        auto stage = reduce->getParentOfType<mlir::arvr::StageOp>();
+        return (!stage || !stage.isOutput()) &&
+                       (sizedByImage(reduce.getLower()) ||
+                        sizedByImage(reduce.getUpper()))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 bool arvrc::buildKernelPlan(ModuleOp arvrModule, const std::string &kernel,
                             const BoundedFunctions &bounded, LaunchPlan &plan,
                             std::string &error) {
@@ -282,6 +312,7 @@ bool arvrc::buildKernelPlan(ModuleOp arvrModule, const std::string &kernel,
     plan.outputSizes.push_back({numInputs + unsigned(index), size});
   }
   addChecks(source, builder, bounded, plan);
+  plan.cpuBandRows = reducesOverImage(source) ? 0 : kCpuBandRows;
   return true;
 }
 
@@ -476,7 +507,9 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
       {"binary", plan.cpuEntry.empty()
                      ? json::Object{{"kind", plan.cubin ? "cubin" : "ptx"},
                                     {"file", plan.binaryFile}}
-                     : json::Object{{"kind", "cpu"}, {"entry", plan.cpuEntry}}},
+                     : json::Object{{"kind", "cpu"},
+                                    {"entry", plan.cpuEntry},
+                                    {"band_rows", plan.cpuBandRows}}},
       {"indexBits", plan.indexBits},
       {"batch", plan.batchGridZ ? json::Value("grid-z") : json::Value(nullptr)},
       {"arguments", std::move(arguments)},

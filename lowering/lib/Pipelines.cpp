@@ -10,6 +10,7 @@
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -31,6 +32,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -216,10 +218,20 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
     pm.addPass(createArvrFastReciprocal());
     pm.addPass(createLoopInvariantCodeMotionPass());
   }
+  // The interior runs' columns as vector lanes (the channels of a pixel
+  // written by one pixel-wise store need their index values shared).
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createArvrCpuVectorize());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createCanonicalizerPass());
   if (stopAfter <= LoweringStage::Gpu)
     return;
 
   // 2. Loops -> LLVM dialect, with C-interface wrappers for the runner.
+  // The vector loops' collapsed views, as strided metadata (affine maps).
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Tables of arvr-index-tables (constant vectors read at an index).
   pm.addPass(createConvertVectorToLLVMPass());

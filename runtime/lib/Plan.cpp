@@ -284,6 +284,9 @@ bool Reader::read(const json::Object &root) {
                           "\"file\": NAME} or {\"kind\": \"cpu\", "
                           "\"entry\": SYMBOL}");
   plan.cubin = kind == "cubin";
+  if (kind == "cpu" &&
+      !integer(*binary, "band_rows", "binary", 0, INT32_MAX, plan.cpuBandRows))
+    return false;
   const json::Value *batch = root.get("batch");
   if (!batch || (!batch->getAsNull() && batch->getAsString() != "grid-z"))
     return fail("batch", "must be \"grid-z\" or null");

@@ -70,6 +70,9 @@ struct Plan {
   /// binaryFile: the PTX or cubin; cpuEntry instead for a CPU object's
   /// plan (`arvrc build --target cpu --emit=obj`), which has no launches.
   std::string kernel, binaryFile, cpuEntry;
+  /// A CPU object's rows a band at most; 0: one band per thread (a stage
+  /// reduces over the whole image, which every band would do again).
+  int64_t cpuBandRows = 0;
   bool cubin = false, batchGridZ = false;
   unsigned indexBits = 32;
   std::vector<PlanArgument> arguments;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -163,8 +164,10 @@ struct Descriptor {
 };
 
 /// Runs a CPU object's entry on `bindings` (checked), the rows of its
-/// tallest output split in bands, one per hardware thread (the entry takes
-/// the band before its outputs), on this thread if no other can start.
+/// tallest output split in bands (the entry takes the band before its
+/// outputs): of the plan's band_rows at most, each hardware thread taking
+/// the next band left, this thread too (alone if no other can start); or,
+/// band_rows 0, one band per thread.
 arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
   size_t n = k->plan.arguments.size();
   std::vector<Descriptor> descriptors(n);
@@ -191,26 +194,30 @@ arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
   size_t outputs = 0;
   for (const PlanArgument &arg : k->plan.arguments)
     outputs += arg.output;
-  int64_t threads =
-      std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, rows);
-  std::vector<std::array<int64_t, 2>> bands(threads);
-  auto run = [&](int64_t t) {
-    std::vector<void *> band = args;
-    band.insert(band.end() - outputs, {&bands[t][0], &bands[t][1]});
-    k->cpuEntry(band.data());
+  int64_t hardware = std::max<int64_t>(std::thread::hardware_concurrency(), 1);
+  int64_t perThread = std::max<int64_t>((rows + hardware - 1) / hardware, 1);
+  int64_t bandRows = std::clamp<int64_t>(
+      perThread, 1, k->plan.cpuBandRows ? k->plan.cpuBandRows : perThread);
+  int64_t numBands = std::max<int64_t>(1, (rows + bandRows - 1) / bandRows);
+  int64_t threads = std::min(hardware, numBands);
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (int64_t b; (b = next++) < numBands;) {
+      int64_t band[2] = {b * bandRows, std::min(rows, (b + 1) * bandRows)};
+      std::vector<void *> bandArgs = args;
+      bandArgs.insert(bandArgs.end() - outputs, {&band[0], &band[1]});
+      k->cpuEntry(bandArgs.data());
+    }
   };
   std::vector<std::thread> workers;
-  for (int64_t t = 0; t < threads; ++t) {
-    bands[t] = {rows * t / threads, rows * (t + 1) / threads};
-    if (t == 0)
-      continue;
+  for (int64_t t = 1; t < threads; ++t) {
     try {
-      workers.emplace_back(run, t);
+      workers.emplace_back(work);
     } catch (const std::system_error &) {
-      run(t); // No thread to be had: this band here.
+      break; // No thread to be had: the bands left run here.
     }
   }
-  run(0);
+  work();
   for (std::thread &worker : workers)
     worker.join();
   return ARVR_OK;

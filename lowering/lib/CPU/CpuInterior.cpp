@@ -23,27 +23,13 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `loop`'s body holds what an interior version would simplify:
-/// boundary handling, or a signed division by a positive constant (of a
-/// coordinate: an unsigned one, a shift, inside).
-bool hasBoundary(scf::ParallelOp loop) {
-  return loop.getBody()
-      ->walk([](Operation *op) {
-        return op->hasAttr(arvr::kBoundaryAttrName) ||
-                       arvr::interior::isSignedDivisionByPositive(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// `loop` over (y, x) with step 1 in x, as runs of `columns` columns, its
 /// body in an scf.for over a run's columns; that loop versioned.
 void splitRuns(scf::ParallelOp loop, int64_t columns) {
   if (loop.getNumLoops() != 2 || loop.getNumResults() != 0)
     return;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[1]);
-  if (!step || *step != 1 || !hasBoundary(loop))
+  if (!step || *step != 1)
     return;
   OpBuilder b(loop);
   Location loc = loop.getLoc();

@@ -405,6 +405,45 @@ def ArvrCpuInterior : Pass<"arvr-cpu-interior", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrCpuVectorize : Pass<"arvr-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Run a CPU loop's iterations as vector lanes";
+  let description = [{
+    For the CPU, after `arvr-cpu-interior`. An innermost `scf.for` of step
+    1 without results whose body is straight-line `memref.load`s,
+    `memref.store`s and elementwise arithmetic (an interior run of columns)
+    becomes a loop over groups of `lanes` iterations, then the loop as it
+    was over the iterations left. What does not depend on the loop's
+    variable stays scalar; the rest becomes `vector<lanes x T>`, each lane
+    computing exactly what its iteration did (arith's elementwise ops,
+    `math.fma`, `sqrt`, `absf`, rounding; a body with any other op, a
+    library call such as `math.exp`, is left alone), so the results are
+    bit-identical. Reads:
+
+    * innermost index the variable plus a fixed value: `vector.load`;
+    * innermost index a constant channel of a memref whose last size is
+      static (at most 4), the index before it the variable plus a fixed
+      value (interleaved RGB pixels): one `vector.load` of the lanes' whole
+      pixels through a view with the last two dimensions collapsed, and a
+      `vector.shuffle` for the channel;
+    * any other varying index: `vector.gather` through a flat view.
+
+    Writes take the first two forms; an interleaved pixel's channels are
+    shuffled together and written by one `vector.store` once all are
+    computed. A loop is left alone where a write has another form (lanes
+    could write one place), where a memref is both read and written in it
+    (iterations could pass values through memory), or where two writes to a
+    memref differ in more than their channel.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", "8",
+           "Iterations run together: the vectors' length">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ArvrStageInputs : Pass<"arvr-stage-inputs", "::mlir::ModuleOp"> {
   let summary = "Read a stencil's input through a stage in shared memory";
   let description = [{

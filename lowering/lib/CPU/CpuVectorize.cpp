@@ -1,0 +1,402 @@
+//===- CpuVectorize.cpp - Columns of a CPU loop as vector lanes -----------===//
+//
+// arvr-cpu-vectorize: an innermost scf.for of step 1 without results whose
+// body is straight-line loads, stores and elementwise arithmetic (an
+// interior run of arvr-cpu-interior) becomes a loop over groups of `lanes`
+// iterations in vector registers, then the original loop over what is
+// left. A value the loop's variable does not reach stays scalar; one it
+// does becomes a vector<lanes x T>, each lane computing what its iteration
+// computed. Reads and writes whose innermost index is the variable plus a
+// fixed value become vector.load / vector.store; those whose next index is
+// and whose innermost one is a constant channel of a memref whose last
+// dimension is static (interleaved channels, RGB) become one load of the
+// lanes' whole pixels and shuffles (writes: once every channel is written,
+// shuffles and one store); any other varying read, a vector.gather. The
+// same operations run on the same values, so results are bit-identical.
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRCPUVECTORIZE
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+/// Elementwise ops a lane computes exactly as a scalar does (no library
+/// calls whose vector form could differ).
+bool isLaneOp(Operation *op) {
+  if (op->getDialect()->getNamespace() == "arith")
+    return op->hasTrait<OpTrait::Elementwise>();
+  return isa<math::FmaOp, math::SqrtOp, math::AbsFOp, math::AbsIOp,
+             math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+             math::TruncOp, math::CopySignOp>(op);
+}
+
+bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
+
+/// A cast that keeps "the variable plus a fixed value" for an index: both
+/// sides at least 32 bits wide, wider than any extent, so where every lane's
+/// index is inside its memref, lane i's is lane 0's plus i.
+bool isWideCast(Operation *op) {
+  if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+           arith::ExtUIOp, arith::TruncIOp>(op))
+    return false;
+  auto wide = [](Type t) {
+    return t.isIndex() || t.getIntOrFloatBitWidth() >= 32;
+  };
+  return wide(op->getOperand(0).getType()) && wide(op->getResult(0).getType());
+}
+
+/// How a read or write of the lanes reaches memory.
+struct Access {
+  enum Kind { Unit, Pixels, Gather } kind;
+  SmallVector<Value> indices; // Lane 0's, in the memref or its view.
+  int64_t channel = 0, channels = 1;
+};
+
+/// The writes of one pixel's channels, made together.
+struct PixelStore {
+  SmallVector<Value> channels; // Each lane's value, by channel.
+  unsigned written = 0;
+};
+
+class Vectorizer {
+public:
+  Vectorizer(scf::ForOp loop, int64_t lanes) : loop(loop), lanes(lanes) {}
+
+  /// Whether the loop qualifies; finds what varies over it.
+  bool analyse();
+  /// Builds the vector loop before the loop and starts the loop after it;
+  /// false, with nothing changed, where an access has no vector form.
+  bool build();
+
+private:
+  VectorType vectorType(Type t) { return VectorType::get({lanes}, t); }
+  bool isFixed(Value v) { return !varying.contains(v); }
+  bool buildOp(Operation *op, OpBuilder &b);
+  bool buildLoad(memref::LoadOp load, OpBuilder &b);
+  bool buildStore(memref::StoreOp store, OpBuilder &b);
+  Value vectorOf(Value v, OpBuilder &b);
+  Value flatView(Value memref, bool pixels);
+  Access access(Value memref, ValueRange indices, OpBuilder &b);
+  Value gatherIndex(Value memref, ValueRange indices, OpBuilder &b);
+
+  scf::ForOp loop;
+  int64_t lanes;
+  DenseSet<Value> varying, unitStride;
+  IRMapping scalar;               // Fixed values, and lane 0's of the rest.
+  DenseMap<Value, Value> vectors; // Each lane's value.
+  DenseMap<std::pair<Value, char>, Value> views; // Flat views, made once.
+  DenseMap<Value, Operation *> storeKey;         // A memref -> its first store.
+  llvm::MapVector<Operation *, PixelStore> pixelStores;
+  Operation *viewPoint = nullptr; // Where views are made: before the loops.
+};
+
+bool Vectorizer::analyse() {
+  if (loop.getNumResults() != 0)
+    return false;
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step != 1 || !loop.getInductionVar().getType().isIndex())
+    return false;
+  varying.insert(loop.getInductionVar());
+  unitStride.insert(loop.getInductionVar());
+  DenseSet<Value> loaded, stored;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0)
+      return false;
+    bool varies =
+        !llvm::all_of(op.getOperands(), [&](Value v) { return isFixed(v); });
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!store.getMemRefType().getLayout().isIdentity() ||
+          !isFixed(store.getMemRef()))
+        return false;
+      // One write per pixel: every store to a memref at the same indices
+      // but the last (its channel), so that no two lanes' writes overlap.
+      auto [it, first] = storeKey.try_emplace(store.getMemRef(), &op);
+      if (!first &&
+          !llvm::equal(
+              store.getIndices().drop_back(),
+              cast<memref::StoreOp>(it->second).getIndices().drop_back()))
+        return false;
+      stored.insert(store.getMemRef());
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (!load.getMemRefType().getLayout().isIdentity() ||
+          !isScalar(load.getType()) || !isFixed(load.getMemRef()))
+        return false;
+      loaded.insert(load.getMemRef());
+    } else if (!isMemoryEffectFree(&op) ||
+               !llvm::all_of(op.getResultTypes(), isScalar) ||
+               (varies && !isLaneOp(&op))) {
+      return false;
+    }
+    if (!varies)
+      continue;
+    for (Value result : op.getResults())
+      varying.insert(result);
+    // The variable plus a fixed value stays so through + and - of fixed
+    // values and wide casts.
+    auto unit = [&](unsigned i) {
+      return unitStride.contains(op.getOperand(i));
+    };
+    auto fixedAt = [&](unsigned i) { return isFixed(op.getOperand(i)); };
+    if ((isa<arith::AddIOp>(op) &&
+         ((unit(0) && fixedAt(1)) || (fixedAt(0) && unit(1)))) ||
+        (isa<arith::SubIOp>(op) && unit(0) && fixedAt(1)) ||
+        (isWideCast(&op) && unit(0)))
+      unitStride.insert(op.getResult(0));
+  }
+  // A memref both read and written could carry values between iterations.
+  return llvm::none_of(stored, [&](Value m) { return loaded.contains(m); });
+}
+
+Value Vectorizer::flatView(Value memref, bool pixels) {
+  Value &view = views[{memref, pixels}];
+  if (view)
+    return view;
+  OpBuilder b(viewPoint);
+  int64_t rank = cast<MemRefType>(memref.getType()).getRank();
+  SmallVector<ReassociationIndices> groups;
+  if (pixels) { // The last two dimensions as one.
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      groups.push_back({d});
+    groups.push_back({rank - 2, rank - 1});
+  } else if (rank > 1) { // All as one.
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  } else {
+    return view = memref;
+  }
+  view = memref::CollapseShapeOp::create(b, loop.getLoc(), memref, groups);
+  return view;
+}
+
+Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
+  auto type = cast<MemRefType>(memref.getType());
+  size_t rank = indices.size();
+  auto lane0 = [&](ValueRange range) {
+    return llvm::map_to_vector(
+        range, [&](Value v) { return scalar.lookupOrDefault(v); });
+  };
+  auto fixedBefore = [&](size_t n) {
+    return llvm::all_of(indices.take_front(n),
+                        [&](Value v) { return isFixed(v); });
+  };
+  if (rank >= 1 && unitStride.contains(indices.back()) && fixedBefore(rank - 1))
+    return {Access::Unit, lane0(indices)};
+  // Interleaved channels: (..., x + k, c), c a constant, the last size
+  // static and small.
+  if (rank >= 2) {
+    std::optional<int64_t> channel = getConstantIntValue(indices.back());
+    int64_t channels = type.getShape().back();
+    if (channel && !ShapedType::isDynamic(channels) && channels <= 4 &&
+        unitStride.contains(indices[rank - 2]) && fixedBefore(rank - 2)) {
+      Location loc = loop.getLoc();
+      SmallVector<Value> flat = lane0(indices.drop_back());
+      flat.back() = arith::MulIOp::create(
+          b, loc, flat.back(),
+          arith::ConstantIndexOp::create(b, loc, channels));
+      return {Access::Pixels, flat, *channel, channels};
+    }
+  }
+  return {Access::Gather, {}};
+}
+
+/// Each lane's index into the flat view of `memref` (row-major).
+Value Vectorizer::gatherIndex(Value memref, ValueRange indices, OpBuilder &b) {
+  Location loc = loop.getLoc();
+  Value flat;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value lanesIndex = vectorOf(index, b);
+    if (flat) {
+      Value size = memref::DimOp::create(b, loc, memref, d);
+      flat = arith::MulIOp::create(
+          b, loc, flat,
+          vector::BroadcastOp::create(b, loc, lanesIndex.getType(), size));
+      flat = arith::AddIOp::create(b, loc, flat, lanesIndex);
+    } else {
+      flat = lanesIndex;
+    }
+  }
+  return flat;
+}
+
+Value Vectorizer::vectorOf(Value v, OpBuilder &b) {
+  Value &lanesValue = vectors[v];
+  if (!lanesValue) // Fixed: the same in every lane.
+    lanesValue = vector::BroadcastOp::create(
+        b, v.getLoc(), vectorType(v.getType()), scalar.lookupOrDefault(v));
+  return lanesValue;
+}
+
+/// `values` (one vector per channel) interleaved: lane i's channels, then
+/// lane i + 1's.
+static Value interleave(ArrayRef<Value> values, int64_t lanes, OpBuilder &b,
+                        Location loc) {
+  Value all = values.front();
+  int64_t size = lanes;
+  for (Value next : values.drop_front()) {
+    all = vector::ShuffleOp::create(
+        b, loc, all, next,
+        llvm::to_vector(llvm::seq<int64_t>(0, size + lanes)));
+    size += lanes;
+  }
+  int64_t channels = values.size();
+  SmallVector<int64_t> order(size);
+  for (int64_t i = 0; i < lanes; ++i)
+    for (int64_t c = 0; c < channels; ++c)
+      order[i * channels + c] = c * lanes + i;
+  return vector::ShuffleOp::create(b, loc, all, all, order);
+}
+
+bool Vectorizer::buildLoad(memref::LoadOp load, OpBuilder &b) {
+  Location loc = load.getLoc();
+  Value memref = load.getMemRef();
+  VectorType type = vectorType(load.getType());
+  Access a = access(memref, load.getIndices(), b);
+  Value result;
+  if (a.kind == Access::Unit) {
+    result = vector::LoadOp::create(b, loc, type, memref, a.indices);
+  } else if (a.kind == Access::Pixels) {
+    auto wideType =
+        VectorType::get({a.channels * lanes}, type.getElementType());
+    Value wide = vector::LoadOp::create(b, loc, wideType,
+                                        flatView(memref, true), a.indices);
+    SmallVector<int64_t> lane(lanes);
+    for (int64_t i = 0; i < lanes; ++i)
+      lane[i] = a.channel + i * a.channels;
+    result = vector::ShuffleOp::create(b, loc, wide, wide, lane);
+  } else {
+    Value index = gatherIndex(memref, load.getIndices(), b);
+    Value view = flatView(memref, false);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value all = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vectorType(b.getI1Type()), true));
+    Value none = arith::ConstantOp::create(
+        b, loc, type, cast<TypedAttr>(b.getZeroAttr(type)));
+    result = vector::GatherOp::create(b, loc, type, view, ValueRange{zero},
+                                      index, all, none);
+  }
+  vectors[load.getResult()] = result;
+  return true;
+}
+
+bool Vectorizer::buildStore(memref::StoreOp store, OpBuilder &b) {
+  Location loc = store.getLoc();
+  Value memref = store.getMemRef();
+  Access a = access(memref, store.getIndices(), b);
+  Value value = vectorOf(store.getValue(), b);
+  if (a.kind == Access::Unit) {
+    vector::StoreOp::create(b, loc, value, memref, a.indices);
+    return true;
+  }
+  if (a.kind != Access::Pixels)
+    return false; // No scatter: lanes may write the same place.
+  PixelStore &pixel = pixelStores[storeKey.lookup(memref)];
+  if (pixel.channels.empty())
+    pixel.channels.resize(a.channels);
+  if (pixel.channels[a.channel])
+    return false; // A channel written twice.
+  pixel.channels[a.channel] = value;
+  if (++pixel.written < a.channels)
+    return true;
+  vector::StoreOp::create(b, loc, interleave(pixel.channels, lanes, b, loc),
+                          flatView(memref, true), a.indices);
+  return true;
+}
+
+bool Vectorizer::buildOp(Operation *op, OpBuilder &b) {
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return buildStore(store, b);
+  if (llvm::all_of(op->getResults(), [&](Value v) { return isFixed(v); })) {
+    b.clone(*op, scalar);
+    return true;
+  }
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return buildLoad(load, b);
+  if (unitStride.contains(op->getResult(0)))
+    b.clone(*op, scalar); // Lane 0's value, for indices.
+  OperationState state(op->getLoc(), op->getName());
+  for (Value operand : op->getOperands())
+    state.addOperands(vectorOf(operand, b));
+  for (Type type : op->getResultTypes())
+    state.addTypes(vectorType(type));
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  state.addAttributes(op->getDiscardableAttrDictionary().getValue());
+  Operation *lanesOp = b.create(state);
+  for (auto [from, to] : llvm::zip(op->getResults(), lanesOp->getResults()))
+    vectors[from] = to;
+  return true;
+}
+
+bool Vectorizer::build() {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
+  Value step = arith::ConstantIndexOp::create(b, loc, lanes);
+  Value count = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, upper, lower),
+      arith::ConstantIndexOp::create(b, loc, 0));
+  Value whole = arith::SubIOp::create(
+      b, loc, count, arith::RemUIOp::create(b, loc, count, step));
+  Value middle = arith::AddIOp::create(b, loc, lower, whole);
+  auto lanesLoop = scf::ForOp::create(b, loc, lower, middle, step);
+  viewPoint = lanesLoop;
+  b.setInsertionPoint(lanesLoop.getBody()->getTerminator());
+  Value first = lanesLoop.getInductionVar();
+  scalar.map(loop.getInductionVar(), first);
+  SmallVector<Attribute> offsets = llvm::map_to_vector(
+      llvm::seq<int64_t>(0, lanes),
+      [&](int64_t i) -> Attribute { return b.getIndexAttr(i); });
+  VectorType indexLanes = vectorType(b.getIndexType());
+  vectors[loop.getInductionVar()] = arith::AddIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, indexLanes, first),
+      arith::ConstantOp::create(b, loc,
+                                DenseElementsAttr::get(indexLanes, offsets)));
+  bool built = llvm::all_of(loop.getBody()->without_terminator(),
+                            [&](Operation &op) { return buildOp(&op, b); }) &&
+               llvm::all_of(pixelStores, [](auto &entry) {
+                 return entry.second.written == entry.second.channels.size();
+               });
+  if (!built) { // What was made before the loop folds away unused.
+    lanesLoop.erase();
+    return false;
+  }
+  loop.getLowerBoundMutable().assign(middle);
+  return true;
+}
+
+struct ArvrCpuVectorizePass
+    : public arvr::impl::ArvrCpuVectorizeBase<ArvrCpuVectorizePass> {
+  using ArvrCpuVectorizeBase::ArvrCpuVectorizeBase;
+
+  void runOnOperation() override {
+    if (lanes < 2) {
+      getOperation().emitError("lanes must be at least 2");
+      return signalPassFailure();
+    }
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      Vectorizer vectorizer(loop, lanes);
+      if (vectorizer.analyse())
+        vectorizer.build();
+    }
+  }
+};
+
+} // namespace
