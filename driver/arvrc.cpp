@@ -316,6 +316,10 @@ struct RunArgs {
   bool noCache = false;
   bool fastMath = false;
   int pngLevel = kDefaultPngLevel; ///< Deflate level of PNG outputs.
+  /// CPU kernels: each frame run this many more times after the first, its
+  /// running time the median of those runs (caches and pages warm, no file
+  /// being written meanwhile: the kernel's own time, for benchmarks).
+  int repeat = 0;
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -730,6 +734,11 @@ static bool batchesWith(const Bindings &first, const Bindings &next,
 /// when --target cuda cannot be had.
 static bool openTarget(const RunArgs &args,
                        std::unique_ptr<CudaDriver> &driver) {
+  if (args.repeat && args.target != "cpu") {
+    fail("--repeat times CPU runs: add --target cpu (GPU kernels are "
+         "timed by bench/run.sh)");
+    return false;
+  }
   if (args.target != "cpu") {
     std::string whyNot;
     driver = CudaDriver::open(whyNot);
@@ -1069,9 +1078,21 @@ bool FrameLoop::onGpu(size_t f, Frame &frame) {
 }
 
 bool FrameLoop::onCpu(size_t f, Frame &frame) {
-  Clock::time_point runStart = Clock::now();
-  bool ok = cpu->run(source.kernel.name, planText, frame.bindings, error);
-  runSeconds += seconds(Clock::now() - runStart);
+  // The file before is written first when timing repeats.
+  if (args.repeat && !finishWriting())
+    return false;
+  std::vector<double> times;
+  bool ok = true;
+  for (int r = 0; ok && r <= args.repeat; ++r) {
+    Clock::time_point runStart = Clock::now();
+    ok = cpu->run(source.kernel.name, planText, frame.bindings, error);
+    times.push_back(seconds(Clock::now() - runStart));
+  }
+  if (ok && args.repeat) // The median of the repeats, the first left out.
+    times.erase(times.begin());
+  std::nth_element(times.begin(), times.begin() + times.size() / 2,
+                   times.end());
+  runSeconds += times[times.size() / 2];
   if (!ok) {
     finishWriting();
     fail(error);
@@ -1536,6 +1557,13 @@ static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
                    "Deflate level of PNG outputs: 0 (none) to 9 (smallest, "
                    "slowest); default 1, the fastest, as OpenCV's")
       ->check(CLI::Range(0, 9));
+  runCmd
+      ->add_option("--repeat", run.repeat,
+                   "--target cpu: run each frame this many more times and "
+                   "report the median of those runs as its running time "
+                   "(the kernel's own time, warm, with no file being "
+                   "written meanwhile)")
+      ->check(CLI::Range(0, 1000));
   runCmd->footer(
       "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3\n"

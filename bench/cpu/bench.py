@@ -2,10 +2,11 @@
 
 For the three examples at 1080p and 4K, on frames made from a photo
 (tests/data/baboon.jpg, resized): the median of RUNS timings of each,
-after a warm-up. arvrc's time is what `arvrc run --target cpu` reports as
-a frame's running time (its kernel through the runtime library, all
-cores, file reading and writing excluded); OpenCV's is the call's wall
-time with cv2.setNumThreads(cores). The same parameters for both: the
+after a warm-up. arvrc's time is what `arvrc run --target cpu --repeat
+RUNS` reports as a frame's running time (the median of RUNS runs of its
+kernel through the runtime library after a first, all cores, no file
+being read or written meanwhile); OpenCV's is the call's wall time with
+cv2.setNumThreads(cores). The same parameters for both: the
 Gaussian r=4 sigma 2 with reflect-101 borders (cv2.GaussianBlur), the lens
 with the bench's calibration scaled to the frame and no chromatic
 aberration (cv2.undistort, its maps included, as a user calls it), NV12
@@ -41,23 +42,21 @@ def lens_params(width, height):
 
 
 def arvrc_ms(arvrc, kernel_file, frame_glob, out_dir, params, runs):
-    """The median over `runs` of arvrc's running time for one frame."""
+    """The median over `runs` of arvrc's running time for one frame: one
+    process, the kernel compiled (or read from the cache) and run once,
+    then `runs` times (`--repeat`), as OpenCV's call is timed warm."""
     command = [arvrc, "run", kernel_file, "-i", frame_glob, "-o", out_dir,
-               "--target", "cpu"]
+               "--target", "cpu", "--repeat", str(runs)]
     for name, value in params.items():
         command += ["-p", f"{name}={value!r}" if isinstance(value, float)
                     else f"{name}={value}"]
-    times = []
-    for run in range(runs + 1):  # The first compiles (or reads the cache).
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode != 0:
-            sys.exit(f"cpu bench: {' '.join(command)} failed:\n{result.stderr}")
-        found = re.search(r"per frame ([0-9.]+) ms running", result.stdout)
-        if not found:
-            sys.exit(f"cpu bench: no running time in:\n{result.stdout}")
-        if run:
-            times.append(float(found.group(1)))
-    return statistics.median(times)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"cpu bench: {' '.join(command)} failed:\n{result.stderr}")
+    found = re.search(r"per frame ([0-9.]+) ms running", result.stdout)
+    if not found:
+        sys.exit(f"cpu bench: no running time in:\n{result.stdout}")
+    return float(found.group(1))
 
 
 def opencv_ms(call, runs):

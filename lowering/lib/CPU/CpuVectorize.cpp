@@ -63,9 +63,13 @@ bool isWideCast(Operation *op) {
 
 /// How a read or write of the lanes reaches memory.
 struct Access {
-  enum Kind { Unit, Pixels, Gather } kind;
+  enum Kind { Unit, Pixels, Gather, Quotient } kind;
   SmallVector<Value> indices; // Lane 0's, in the memref or its view.
   int64_t channel = 0, channels = 1;
+  /// Quotient: the index (x + k) / divisor, lane 0's numerator; pixels of
+  /// `channels` where channels > 1 (channel `channel`).
+  int64_t divisor = 1;
+  Value numerator;
 };
 
 /// The writes of one pixel's channels, made together.
@@ -88,9 +92,15 @@ private:
   VectorType vectorType(Type t) { return VectorType::get({lanes}, t); }
   bool isFixed(Value v) { return !varying.contains(v); }
   bool buildOp(Operation *op, OpBuilder &b);
+  bool buildLanes(OpBuilder &b);
+  bool findFlatChannels();
+  bool sameUpToChannel(Value a, Value b, int64_t channelA, int64_t channelB);
+  bool isPixelAccess(Value memref, ValueRange indices);
   bool buildLoad(memref::LoadOp load, OpBuilder &b);
   bool buildStore(memref::StoreOp store, OpBuilder &b);
   Value vectorOf(Value v, OpBuilder &b);
+  Value loadQuotient(Value memref, const Access &a, VectorType type,
+                     OpBuilder &b);
   Value flatView(Value memref, bool pixels);
   Access access(Value memref, ValueRange indices, OpBuilder &b);
   Value gatherIndex(Value memref, ValueRange indices, OpBuilder &b);
@@ -98,12 +108,21 @@ private:
   scf::ForOp loop;
   int64_t lanes;
   DenseSet<Value> varying, unitStride;
+  /// Values (x + k) / K: the numerator (of unit stride) and K.
+  DenseMap<Value, std::pair<Value, int64_t>> quotient;
   IRMapping scalar;               // Fixed values, and lane 0's of the rest.
   DenseMap<Value, Value> vectors; // Each lane's value.
   DenseMap<std::pair<Value, char>, Value> views; // Flat views, made once.
   DenseMap<Value, Operation *> storeKey;         // A memref -> its first store.
   llvm::MapVector<Operation *, PixelStore> pixelStores;
   Operation *viewPoint = nullptr; // Where views are made: before the loops.
+  /// Channels flat: the lanes run over consecutive elements of interleaved
+  /// pixels (channel, then pixel) rather than over pixels, when every
+  /// channel computes the same from its own channel; only channel 0's ops
+  /// are built, `channels` times, each a vector `flatStep` elements on.
+  int64_t flatChannels = 0, flatStep = 0;
+  DenseSet<Operation *> channelZero;
+  DenseMap<std::pair<Value, Value>, bool> same;
 };
 
 bool Vectorizer::analyse() {
@@ -160,6 +179,17 @@ bool Vectorizer::analyse() {
         (isa<arith::SubIOp>(op) && unit(0) && fixedAt(1)) ||
         (isWideCast(&op) && unit(0)))
       unitStride.insert(op.getResult(0));
+    // (x + k) / K, K a constant (unsigned: arvr-cpu-interior's, of values
+    // proved >= 0), through wide casts.
+    std::optional<int64_t> k = op.getNumOperands() == 2
+                                   ? getConstantIntValue(op.getOperand(1))
+                                   : std::nullopt;
+    if (isa<arith::DivUIOp>(op) && unit(0) && k && *k > 1)
+      quotient[op.getResult(0)] = {op.getOperand(0), *k};
+    else if (isa<arith::ShRUIOp>(op) && unit(0) && k && *k > 0 && *k < 16)
+      quotient[op.getResult(0)] = {op.getOperand(0), int64_t(1) << *k};
+    else if (isWideCast(&op) && quotient.count(op.getOperand(0)))
+      quotient[op.getResult(0)] = quotient.lookup(op.getOperand(0));
   }
   // A memref both read and written could carry values between iterations.
   return llvm::none_of(stored, [&](Value m) { return loaded.contains(m); });
@@ -196,6 +226,17 @@ Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
     return llvm::all_of(indices.take_front(n),
                         [&](Value v) { return isFixed(v); });
   };
+  if (flatChannels) { // Element C (x + k) + c of lane 0, c = its step's.
+    Location loc = loop.getLoc();
+    SmallVector<Value> flat = lane0(indices.drop_back());
+    flat.back() = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, flat.back(),
+            arith::ConstantIndexOp::create(b, loc, flatChannels)),
+        arith::ConstantIndexOp::create(b, loc, flatStep));
+    return {Access::Pixels, flat, -1, flatChannels};
+  }
   if (rank >= 1 && unitStride.contains(indices.back()) && fixedBefore(rank - 1))
     return {Access::Unit, lane0(indices)};
   // Interleaved channels: (..., x + k, c), c a constant, the last size
@@ -212,6 +253,28 @@ Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
           arith::ConstantIndexOp::create(b, loc, channels));
       return {Access::Pixels, flat, *channel, channels};
     }
+  }
+  // A coordinate divided (chroma at x / 2): lane i at element
+  // ((x + k) + i) / K of a window of whole pixels.
+  for (bool pixels : {false, true}) {
+    size_t at = rank - 1 - pixels;
+    std::optional<int64_t> channel = getConstantIntValue(indices.back());
+    int64_t channels = type.getShape().back();
+    if (rank < 1 + pixels || !quotient.count(indices[at]) || !fixedBefore(at) ||
+        (pixels &&
+         (!channel || ShapedType::isDynamic(channels) || channels > 4)))
+      continue;
+    auto [numerator, divisor] = quotient.lookup(indices[at]);
+    if (divisor > lanes || lanes % divisor != 0)
+      continue;
+    Location loc = loop.getLoc();
+    SmallVector<Value> flat = lane0(indices.take_front(at + 1));
+    if (pixels)
+      flat.back() = arith::MulIOp::create(
+          b, loc, flat.back(),
+          arith::ConstantIndexOp::create(b, loc, channels));
+    return {Access::Quotient,      flat,    pixels ? *channel : 0,
+            pixels ? channels : 1, divisor, scalar.lookupOrDefault(numerator)};
   }
   return {Access::Gather, {}};
 }
@@ -271,6 +334,11 @@ bool Vectorizer::buildLoad(memref::LoadOp load, OpBuilder &b) {
   Value result;
   if (a.kind == Access::Unit) {
     result = vector::LoadOp::create(b, loc, type, memref, a.indices);
+  } else if (a.kind == Access::Quotient) {
+    result = loadQuotient(memref, a, type, b);
+  } else if (a.kind == Access::Pixels && a.channel < 0) {
+    result =
+        vector::LoadOp::create(b, loc, type, flatView(memref, true), a.indices);
   } else if (a.kind == Access::Pixels) {
     auto wideType =
         VectorType::get({a.channels * lanes}, type.getElementType());
@@ -295,6 +363,63 @@ bool Vectorizer::buildLoad(memref::LoadOp load, OpBuilder &b) {
   return true;
 }
 
+/// Lanes reading element (n + i) / K (of channel c of pixels of C, C > 1):
+/// the L / K elements (pixels) from n / K, and the one the last lane reads
+/// (inside, as every lane's is: a window one longer could pass the end),
+/// then, for each remainder r of n by K, a shuffle taking lane i's, chosen
+/// by r.
+Value Vectorizer::loadQuotient(Value memref, const Access &a, VectorType type,
+                               OpBuilder &b) {
+  Location loc = loop.getLoc();
+  int64_t k = a.divisor, c = a.channels, pixels = lanes / k;
+  Type element = type.getElementType();
+  Value view = c > 1 ? flatView(memref, true) : memref;
+  Value window = vector::LoadOp::create(
+      b, loc, VectorType::get({c * pixels}, element), view, a.indices);
+  // n mod K and the last lane's pixel, n / K + (n mod K + L - 1) / K, in
+  // the numerator's type.
+  Type numType = a.numerator.getType();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(numType, v));
+  };
+  Value r = arith::RemUIOp::create(b, loc, a.numerator, constant(k));
+  Value extra = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, r, constant(lanes - 1)),
+      constant(k));
+  Value extraIndex =
+      numType.isIndex()
+          ? extra
+          : arith::IndexCastUIOp::create(b, loc, b.getIndexType(), extra)
+                .getResult();
+  Value cIndex = arith::ConstantIndexOp::create(b, loc, c);
+  SmallVector<Value> lastIndices = a.indices;
+  Value q0 =
+      c > 1 ? Value(arith::DivUIOp::create(b, loc, a.indices.back(), cIndex))
+            : a.indices.back();
+  lastIndices.back() = arith::MulIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, q0, extraIndex), cIndex);
+  Value last = vector::LoadOp::create(b, loc, VectorType::get({c}, element),
+                                      view, lastIndices);
+  Value both = vector::ShuffleOp::create(
+      b, loc, window, last,
+      llvm::to_vector(llvm::seq<int64_t>(0, c * (pixels + 1))));
+  Value result;
+  for (int64_t rem = k - 1; rem >= 0; --rem) {
+    SmallVector<int64_t> order(lanes);
+    for (int64_t i = 0; i < lanes; ++i)
+      order[i] = c * ((rem + i) / k) + a.channel;
+    Value lanesValue = vector::ShuffleOp::create(b, loc, both, both, order);
+    result = result
+                 ? Value(arith::SelectOp::create(
+                       b, loc,
+                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             r, constant(rem)),
+                       lanesValue, result))
+                 : lanesValue;
+  }
+  return result;
+}
+
 bool Vectorizer::buildStore(memref::StoreOp store, OpBuilder &b) {
   Location loc = store.getLoc();
   Value memref = store.getMemRef();
@@ -306,6 +431,10 @@ bool Vectorizer::buildStore(memref::StoreOp store, OpBuilder &b) {
   }
   if (a.kind != Access::Pixels)
     return false; // No scatter: lanes may write the same place.
+  if (a.channel < 0) {
+    vector::StoreOp::create(b, loc, value, flatView(memref, true), a.indices);
+    return true;
+  }
   PixelStore &pixel = pixelStores[storeKey.lookup(memref)];
   if (pixel.channels.empty())
     pixel.channels.resize(a.channels);
@@ -320,6 +449,12 @@ bool Vectorizer::buildStore(memref::StoreOp store, OpBuilder &b) {
 }
 
 bool Vectorizer::buildOp(Operation *op, OpBuilder &b) {
+  bool fixed =
+      llvm::all_of(op->getResults(), [&](Value v) { return isFixed(v); });
+  if (flatChannels && !(fixed && !isa<memref::StoreOp>(op)) &&
+      !unitStride.contains(op->getNumResults() ? op->getResult(0) : Value()) &&
+      !channelZero.contains(op))
+    return true; // Another channel's: channel 0's steps compute it.
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return buildStore(store, b);
   if (llvm::all_of(op->getResults(), [&](Value v) { return isFixed(v); })) {
@@ -328,8 +463,13 @@ bool Vectorizer::buildOp(Operation *op, OpBuilder &b) {
   }
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return buildLoad(load, b);
-  if (unitStride.contains(op->getResult(0)))
+  if (quotient.count(op->getResult(0)))
+    b.clone(*op, scalar); // Lane 0's quotient, for indices.
+  if (unitStride.contains(op->getResult(0))) {
     b.clone(*op, scalar); // Lane 0's value, for indices.
+    if (flatChannels)
+      return true; // Used by indices alone (sameUpToChannel checked).
+  }
   OperationState state(op->getLoc(), op->getName());
   for (Value operand : op->getOperands())
     state.addOperands(vectorOf(operand, b));
@@ -344,6 +484,7 @@ bool Vectorizer::buildOp(Operation *op, OpBuilder &b) {
 }
 
 bool Vectorizer::build() {
+  findFlatChannels();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
@@ -359,24 +500,124 @@ bool Vectorizer::build() {
   b.setInsertionPoint(lanesLoop.getBody()->getTerminator());
   Value first = lanesLoop.getInductionVar();
   scalar.map(loop.getInductionVar(), first);
-  SmallVector<Attribute> offsets = llvm::map_to_vector(
-      llvm::seq<int64_t>(0, lanes),
-      [&](int64_t i) -> Attribute { return b.getIndexAttr(i); });
-  VectorType indexLanes = vectorType(b.getIndexType());
-  vectors[loop.getInductionVar()] = arith::AddIOp::create(
-      b, loc, vector::BroadcastOp::create(b, loc, indexLanes, first),
-      arith::ConstantOp::create(b, loc,
-                                DenseElementsAttr::get(indexLanes, offsets)));
-  bool built = llvm::all_of(loop.getBody()->without_terminator(),
-                            [&](Operation &op) { return buildOp(&op, b); }) &&
-               llvm::all_of(pixelStores, [](auto &entry) {
-                 return entry.second.written == entry.second.channels.size();
-               });
+  bool built = true;
+  if (flatChannels) { // Channel 0's ops, one step per channel.
+    for (int64_t step = 0; step < flatChannels && built; ++step) {
+      flatStep = step * lanes;
+      vectors.clear();
+      built = buildLanes(b);
+    }
+  } else {
+    SmallVector<Attribute> offsets = llvm::map_to_vector(
+        llvm::seq<int64_t>(0, lanes),
+        [&](int64_t i) -> Attribute { return b.getIndexAttr(i); });
+    VectorType indexLanes = vectorType(b.getIndexType());
+    vectors[loop.getInductionVar()] = arith::AddIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, indexLanes, first),
+        arith::ConstantOp::create(b, loc,
+                                  DenseElementsAttr::get(indexLanes, offsets)));
+    built = buildLanes(b) && llvm::all_of(pixelStores, [](auto &entry) {
+              return entry.second.written == entry.second.channels.size();
+            });
+  }
   if (!built) { // What was made before the loop folds away unused.
     lanesLoop.erase();
     return false;
   }
   loop.getLowerBoundMutable().assign(middle);
+  return true;
+}
+
+bool Vectorizer::buildLanes(OpBuilder &b) {
+  return llvm::all_of(loop.getBody()->without_terminator(),
+                      [&](Operation &op) { return buildOp(&op, b); });
+}
+
+bool Vectorizer::isPixelAccess(Value memref, ValueRange indices) {
+  size_t rank = indices.size();
+  auto type = cast<MemRefType>(memref.getType());
+  return rank >= 2 && getConstantIntValue(indices.back()) &&
+         !type.isDynamicDim(rank - 1) &&
+         unitStride.contains(indices[rank - 2]) &&
+         llvm::all_of(indices.drop_back(2),
+                      [&](Value v) { return isFixed(v); });
+}
+
+/// Whether `a` (of channel `channelA`) computes for its channel what `b`
+/// does for `channelB`: the same ops on the same fixed values, reading
+/// pixels at the same place, each its own channel.
+bool Vectorizer::sameUpToChannel(Value a, Value b, int64_t channelA,
+                                 int64_t channelB) {
+  if (a == b) // A varying value shared by channels is the pixel's.
+    return isFixed(a);
+  if (isFixed(a) || isFixed(b))
+    return false;
+  auto [it, fresh] = same.try_emplace({a, b}, false);
+  if (!fresh)
+    return it->second;
+  Operation *opA = a.getDefiningOp(), *opB = b.getDefiningOp();
+  if (!opA || !opB || opA->getName() != opB->getName() ||
+      opA->getAttrDictionary() != opB->getAttrDictionary() ||
+      opA->getNumOperands() != opB->getNumOperands())
+    return false;
+  if (auto loadA = dyn_cast<memref::LoadOp>(opA)) {
+    auto loadB = cast<memref::LoadOp>(opB);
+    ValueRange ia = loadA.getIndices(), ib = loadB.getIndices();
+    bool ok = loadA.getMemRef() == loadB.getMemRef() &&
+              isPixelAccess(loadA.getMemRef(), ia) &&
+              loadA.getMemRefType().getShape().back() == flatChannels &&
+              llvm::equal(ia.drop_back(), ib.drop_back()) &&
+              getConstantIntValue(ia.back()) == channelA &&
+              getConstantIntValue(ib.back()) == channelB;
+    if (ok)
+      channelZero.insert(opA);
+    return same[{a, b}] = ok;
+  }
+  for (auto [x, y] : llvm::zip(opA->getOperands(), opB->getOperands()))
+    if (!sameUpToChannel(x, y, channelA, channelB))
+      return false;
+  channelZero.insert(opA);
+  return same[{a, b}] = true;
+}
+
+/// Whether every store writes whole interleaved pixels of C channels and
+/// every channel's value is channel 0's computed from its own channel:
+/// then the lanes can run over elements, with no shuffles.
+bool Vectorizer::findFlatChannels() {
+  SmallVector<memref::StoreOp> stores;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      stores.push_back(store);
+  if (stores.empty())
+    return false;
+  int64_t channels = stores.front().getMemRefType().getShape().back();
+  if (ShapedType::isDynamic(channels) || channels < 2)
+    return false;
+  flatChannels = channels;
+  DenseMap<Value, SmallVector<memref::StoreOp>> byMemref;
+  for (memref::StoreOp store : stores) {
+    if (!isPixelAccess(store.getMemRef(), store.getIndices()) ||
+        store.getMemRefType().getShape().back() != channels)
+      return flatChannels = 0, false;
+    byMemref[store.getMemRef()].push_back(store);
+  }
+  for (auto &[memref, group] : byMemref) {
+    SmallVector<memref::StoreOp> byChannel(channels);
+    for (memref::StoreOp store : group) {
+      int64_t c = *getConstantIntValue(store.getIndices().back());
+      if (c < 0 || c >= channels || byChannel[c])
+        return flatChannels = 0, false;
+      byChannel[c] = store;
+    }
+    if (llvm::is_contained(byChannel, memref::StoreOp()))
+      return flatChannels = 0, false;
+    channelZero.insert(byChannel[0]);
+    // Against channel 1 first, which marks channel 0's ops.
+    for (int64_t c = 1; c < channels; ++c)
+      if (!sameUpToChannel(byChannel[0].getValue(), byChannel[c].getValue(), 0,
+                           c))
+        return flatChannels = 0, channelZero.clear(), false;
+  }
   return true;
 }
 

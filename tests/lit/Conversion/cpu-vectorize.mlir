@@ -72,15 +72,22 @@ func.func @rgb(%src: memref<?x?x3xi8>, %w: memref<3xf32>,
 }
 
 // A single channel at x, and a chroma plane at x / 2 (NV12's halved
-// coordinate): the plane's read has no contiguous form, a gather through
-// the flat view; lanes get x itself as a vector for the arithmetic.
+// coordinate): its lanes read the 2 elements from x / 2 and the one the
+// last lane reads (a window of 3 could pass the end), shuffled as x is
+// even or odd; lanes get x itself as a vector for the arithmetic.
 // CHECK-LABEL: func.func @gray
-// CHECK: %[[FLAT:.+]] = memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
 // CHECK: scf.for %[[X:.+]] = {{.+}} step %c4 {
 // CHECK: %[[LANES:.+]] = arith.addi {{.+}}, %cst{{.*}} : vector<4xindex>
 // CHECK: vector.load %arg0[%arg3, %[[X]]] : memref<?x?xf32>, vector<4xf32>
-// CHECK: arith.divui %[[LANES]], {{.+}} : vector<4xindex>
-// CHECK: vector.gather %[[FLAT]][%c0{{.*}}] [{{.+}}], {{.+}} : memref<?xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK: %[[HALF:.+]] = arith.divui %[[X]], %c2 : index
+// CHECK: %[[PAIR:.+]] = vector.load %arg1[%arg3, %[[HALF]]] : memref<?x?xf32>, vector<2xf32>
+// CHECK: %[[ODD:.+]] = arith.remui %[[X]]
+// CHECK: %[[LAST:.+]] = vector.load %arg1[%arg3, {{.+}}] : memref<?x?xf32>, vector<1xf32>
+// CHECK: %[[ALL:.+]] = vector.shuffle %[[PAIR]], %[[LAST]] [0, 1, 2]
+// CHECK: %[[FROM_ODD:.+]] = vector.shuffle %[[ALL]], %[[ALL]] [0, 1, 1, 2]
+// CHECK: %[[FROM_EVEN:.+]] = vector.shuffle %[[ALL]], %[[ALL]] [0, 0, 1, 1]
+// CHECK: %[[EVEN:.+]] = arith.cmpi eq, %[[ODD]], %c0
+// CHECK: arith.select %[[EVEN]], %[[FROM_EVEN]], %[[FROM_ODD]] : vector<4xf32>
 // CHECK: arith.sitofp {{.+}} : vector<4xi32> to vector<4xf32>
 // CHECK: vector.store {{.+}}, %arg2[%arg3, %[[X]]] : memref<?x?xf32>, vector<4xf32>
 func.func @gray(%luma: memref<?x?xf32>, %chroma: memref<?x?xf32>,
@@ -97,6 +104,75 @@ func.func @gray(%luma: memref<?x?xf32>, %chroma: memref<?x?xf32>,
     %s = arith.addf %v, %u : f32
     %t = arith.addf %s, %xf : f32
     memref.store %t, %dst[%y, %x] : memref<?x?xf32>
+  }
+  return
+}
+
+// Any other varying index (here 2x): a gather through the flat view.
+// CHECK-LABEL: func.func @twice
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
+// CHECK: scf.for
+// CHECK: vector.gather %[[FLAT]][%c0{{.*}}] [{{.+}}], {{.+}} : memref<?xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK: vector.store
+func.func @twice(%src: memref<?x?xf32>, %dst: memref<?x?xf32>, %y: index,
+                 %x1: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %x = %c0 to %x1 step %c1 {
+    %d = arith.muli %x, %c2 : index
+    %v = memref.load %src[%y, %d] : memref<?x?xf32>
+    memref.store %v, %dst[%y, %x] : memref<?x?xf32>
+  }
+  return
+}
+
+// Every channel computes the same from its own channel (a blur of RGB):
+// the lanes run over consecutive elements, channel then pixel, with no
+// shuffles: channel 0's ops, once per channel, each step 4 elements on
+// (element 3 (x - 1) + 4s of lane 0 in step s).
+// CHECK-LABEL: func.func @flat
+// CHECK: scf.for %[[X:.+]] = {{.+}} step %c4 {
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.load %{{.+}}[%arg2, %{{.+}}] : memref<?x?xi8>, vector<4xi8>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%arg2, %{{.+}}] : memref<?x?xf32>, vector<4xf32>
+// CHECK: arith.constant 4 : index
+// CHECK: vector.load
+// CHECK: vector.store
+// CHECK: arith.constant 8 : index
+// CHECK: vector.load
+// CHECK: vector.store
+// CHECK-NOT: vector.
+// CHECK: scf.for
+func.func @flat(%src: memref<?x?x3xi8>, %dst: memref<?x?x3xf32>, %y: index,
+                %x0: index, %x1: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %half = arith.constant 0.5 : f32
+  scf.for %x = %x0 to %x1 step %c1 {
+    %l = arith.subi %x, %c1 : index
+    %a0 = memref.load %src[%y, %l, %c0] : memref<?x?x3xi8>
+    %a1 = memref.load %src[%y, %l, %c1] : memref<?x?x3xi8>
+    %a2 = memref.load %src[%y, %l, %c2] : memref<?x?x3xi8>
+    %b0 = memref.load %src[%y, %x, %c0] : memref<?x?x3xi8>
+    %b1 = memref.load %src[%y, %x, %c1] : memref<?x?x3xi8>
+    %b2 = memref.load %src[%y, %x, %c2] : memref<?x?x3xi8>
+    %fa0 = arith.uitofp %a0 : i8 to f32
+    %fa1 = arith.uitofp %a1 : i8 to f32
+    %fa2 = arith.uitofp %a2 : i8 to f32
+    %fb0 = arith.uitofp %b0 : i8 to f32
+    %fb1 = arith.uitofp %b1 : i8 to f32
+    %fb2 = arith.uitofp %b2 : i8 to f32
+    %s0 = arith.addf %fa0, %fb0 : f32
+    %s1 = arith.addf %fa1, %fb1 : f32
+    %s2 = arith.addf %fa2, %fb2 : f32
+    %m0 = arith.mulf %s0, %half : f32
+    %m1 = arith.mulf %s1, %half : f32
+    %m2 = arith.mulf %s2, %half : f32
+    memref.store %m0, %dst[%y, %x, %c0] : memref<?x?x3xf32>
+    memref.store %m1, %dst[%y, %x, %c1] : memref<?x?x3xf32>
+    memref.store %m2, %dst[%y, %x, %c2] : memref<?x?x3xf32>
   }
   return
 }
