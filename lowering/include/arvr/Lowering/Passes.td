@@ -425,14 +425,25 @@ def ArvrCpuVectorize : Pass<"arvr-cpu-vectorize", "::mlir::func::FuncOp"> {
       value (interleaved RGB pixels): one `vector.load` of the lanes' whole
       pixels through a view with the last two dimensions collapsed, and a
       `vector.shuffle` for the channel;
+    * either index above divided by a constant K (unsigned, as
+      `arvr-cpu-interior` leaves NV12's chroma at x / 2): the lanes / K
+      elements (pixels) from lane 0's and the one the last lane reads (a
+      longer window could pass the end), then a shuffle for each remainder
+      of lane 0's numerator by K, chosen by it;
     * any other varying index: `vector.gather` through a flat view.
 
     Writes take the first two forms; an interleaved pixel's channels are
     shuffled together and written by one `vector.store` once all are
-    computed. A loop is left alone where a write has another form (lanes
-    could write one place), where a memref is both read and written in it
-    (iterations could pass values through memory), or where two writes to a
-    memref differ in more than their channel.
+    computed. Where every write is of whole pixels and each channel's value
+    is channel 0's computed from its own channel (the same ops on the same
+    fixed values; a blur), the lanes run over elements instead, channel
+    then pixel: channel 0's ops are built once per channel, each step
+    `lanes` elements on, and every such read and write is one contiguous
+    `vector.load` or `vector.store` with no shuffles. A loop is left alone
+    where a write has another form (lanes could write one place), where a
+    memref is both read and written in it (iterations could pass values
+    through memory), or where two writes to a memref differ in more than
+    their channel.
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", "8",
