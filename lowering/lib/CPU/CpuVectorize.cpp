@@ -143,13 +143,16 @@ bool Vectorizer::analyse() {
       if (!store.getMemRefType().getLayout().isIdentity() ||
           !isFixed(store.getMemRef()))
         return false;
-      // One write per pixel: every store to a memref at the same indices
-      // but the last (its channel), so that no two lanes' writes overlap.
+      // One write per place, or per pixel: every store to a memref at the
+      // same indices, or at the same but the last, a constant in both (its
+      // channel), so that no two lanes' writes overlap.
       auto [it, first] = storeKey.try_emplace(store.getMemRef(), &op);
-      if (!first &&
-          !llvm::equal(
-              store.getIndices().drop_back(),
-              cast<memref::StoreOp>(it->second).getIndices().drop_back()))
+      ValueRange firstIndices = cast<memref::StoreOp>(it->second).getIndices();
+      if (!first && !llvm::equal(store.getIndices(), firstIndices) &&
+          !(llvm::equal(store.getIndices().drop_back(),
+                        firstIndices.drop_back()) &&
+            getConstantIntValue(store.getIndices().back()) &&
+            getConstantIntValue(firstIndices.back())))
         return false;
       stored.insert(store.getMemRef());
       continue;

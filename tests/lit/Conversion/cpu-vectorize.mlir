@@ -179,7 +179,8 @@ func.func @flat(%src: memref<?x?x3xi8>, %dst: memref<?x?x3xf32>, %y: index,
 
 // Left alone: a library call (its vector form could round differently),
 // a memref both read and written, a store to one place, a loop with a
-// result, a step other than 1, a nested region.
+// result, a step other than 1, a nested region, two stores to places
+// next to each other (lanes' writes would overlap in another order).
 // CHECK-LABEL: func.func @scalar
 // CHECK-NOT: vector.
 // CHECK: return
@@ -217,6 +218,12 @@ func.func @scalar(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) -> f32 {
     scf.if %pos {
       memref.store %v, %b[%x] : memref<?xf32>
     }
+  }
+  scf.for %x = %c0 to %n step %c1 {
+    %v = memref.load %a[%x] : memref<?xf32>
+    %next = arith.addi %x, %c1 : index
+    memref.store %v, %b[%x] : memref<?xf32>
+    memref.store %v, %b[%next] : memref<?xf32>
   }
   return %sum : f32
 }
