@@ -1,6 +1,7 @@
 //===- Image.cpp - Reading and writing image files ------------------------===//
 
 #include "Image.h"
+#include "Codecs.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
@@ -378,6 +379,75 @@ static bool readPnm16(const std::string &path, int wantChannels,
   return true;
 }
 
+/// `image` widened losslessly to `want` channels (canWiden said it can
+/// be): grey copied to each colour, alpha opaque.
+static void widenChannels(Image &image, int want) {
+  int have = image.channels;
+  if (!want || want == have)
+    return;
+  size_t n = size_t(image.width) * image.height;
+  int e = image.elementBytes;
+  std::vector<uint8_t> wide(n * want * e);
+  uint8_t opaque[2] = {0xff, 0xff};
+  for (size_t p = 0; p < n; ++p) {
+    const uint8_t *from = image.pixels.data() + p * have * e;
+    uint8_t *to = wide.data() + p * want * e;
+    for (int c = 0; c < want; ++c) {
+      bool alpha = (want == 2 && c == 1) || c == 3;
+      const uint8_t *value = alpha ? opaque : from + (have == 1 ? 0 : c) * e;
+      std::memcpy(to + c * e, value, e);
+    }
+  }
+  image.pixels = std::move(wide);
+  image.channels = want;
+}
+
+/// The first bytes of the file at `path` say PNG or JPEG.
+static bool hasSignature(const std::string &path, const char *magic,
+                         size_t length) {
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return false;
+  char head[8] = {};
+  size_t got = std::fread(head, 1, length, file);
+  std::fclose(file);
+  return got == length && std::memcmp(head, magic, length) == 0;
+}
+
+/// PNG through libpng, JPEG through libjpeg-turbo; false with `handled`
+/// unset for other formats.
+static bool readWithCodec(const std::string &path, int wantChannels,
+                          Image &image, std::string &error, std::string *note,
+                          int elementBytes, bool &handled) {
+  bool png = hasSignature(path, "\x89PNG\r\n\x1a\n", 8);
+  handled = png || hasSignature(path, "\xff\xd8\xff", 3);
+  if (!handled)
+    return false;
+  bool fileIs16 = false;
+  if (!(png ? readPngFile(path, elementBytes, image, fileIs16, error)
+            : readJpegFile(path, image, error)))
+    return false;
+  if (!canWiden(path, image.channels, wantChannels, error))
+    return false;
+  if (!png && elementBytes == 2) { // Each value times 257.
+    std::vector<uint8_t> wide(image.size() * 2);
+    for (size_t i = 0; i < image.size(); ++i) {
+      uint16_t v = uint16_t(image.pixels[i] * 257);
+      std::memcpy(wide.data() + 2 * i, &v, 2);
+    }
+    image.pixels = std::move(wide);
+    image.elementBytes = 2;
+  }
+  widenChannels(image, wantChannels);
+  if (note && fileIs16 && image.elementBytes == 1)
+    *note = path + ": a 16-bit image, read as 8 bits a channel (the high "
+                   "byte of each value) for a u8 image";
+  if (note && !fileIs16 && elementBytes == 2)
+    *note = path + ": an 8-bit image, read as 16 bits a channel (each value "
+                   "times 257) for a u16 image";
+  return true;
+}
+
 bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
                       std::string &error, std::string *note, int elementBytes) {
   if (isPfmPath(path))
@@ -394,6 +464,12 @@ bool arvrc::readImage(const std::string &path, int wantChannels, Image &image,
   if (!probeImage(path, width, height, fileChannels, error))
     return false;
   if (!canWiden(path, fileChannels, wantChannels, error))
+    return false;
+  bool handled = false;
+  if (readWithCodec(path, wantChannels, image, error, note, elementBytes,
+                    handled))
+    return true;
+  if (handled)
     return false;
   int loaded = 0;
   // Whether the file is 16-bit: asked only where it matters (a note, or
@@ -631,7 +707,7 @@ bool arvrc::checkOutputPath(const std::string &path, int elementBytes,
 }
 
 bool arvrc::writeImage(const std::string &path, const Image &image,
-                       std::string &error, int pngLevel) {
+                       std::string &error, int pngLevel, int jpegQuality) {
   if (!checkOutputPath(path, image.elementBytes, image.channels, error))
     return false;
   std::string ext = lowerExtension(path);
@@ -646,8 +722,7 @@ bool arvrc::writeImage(const std::string &path, const Image &image,
   if (ext == "png")
     ok = writePng(file, image, pngLevel);
   else if (ext == "jpg" || ext == "jpeg")
-    ok = stbi_write_jpg_to_func(writeToFile, file, image.width, image.height,
-                                image.channels, image.pixels.data(), 95);
+    ok = writeJpegFile(file, image, jpegQuality);
   else if (ext == "bmp")
     ok = stbi_write_bmp_to_func(writeToFile, file, image.width, image.height,
                                 image.channels, image.pixels.data());

@@ -1,10 +1,10 @@
 //===- Image.h - Reading and writing image files ----------------*- C++ -*-===//
 //
 // Images in memory (row-major, channels interleaved; u8, u16, or f32 for
-// float images) and their files: PNG, JPEG, BMP, TGA, PPM/PGM (u8; 16-bit
-// PNG and PPM/PGM for u16) and PFM (f32) in; PNG, JPEG, BMP, PPM/PGM (u8),
-// 16-bit PNG and PPM/PGM (u16, through libpng) and PFM (f32) out, by the
-// output's extension.
+// float images) and their files: PNG (libpng), JPEG (libjpeg-turbo), BMP,
+// TGA, PPM/PGM (u8; 16-bit PNG and PPM/PGM for u16) and PFM (f32) in; PNG
+// (libpng), JPEG (libjpeg-turbo), BMP, PPM/PGM (u8), 16-bit PNG and
+// PPM/PGM (u16) and PFM (f32) out, by the output's extension.
 // Output files are written to a temporary name and renamed, so a failed run
 // never leaves a half-written file.
 //
@@ -88,11 +88,16 @@ bool checkOutputPath(const std::string &path, int elementBytes, int channels,
 /// The default deflate level of PNG outputs: 1, the fastest, as OpenCV's.
 constexpr int kDefaultPngLevel = 1;
 
+/// The default quality of JPEG outputs (1 to 100): 95, as OpenCV's.
+constexpr int kDefaultJpegQuality = 95;
+
 /// Writes `image` to `path` in the format its extension names (.pfm for
 /// f32 images, .png, .ppm or .pgm for u16, another for u8); a PNG is
-/// deflated at `pngLevel` (0 to 9).
+/// deflated at `pngLevel` (0 to 9), a JPEG (libjpeg-turbo) encoded at
+/// `jpegQuality`.
 bool writeImage(const std::string &path, const Image &image, std::string &error,
-                int pngLevel = kDefaultPngLevel);
+                int pngLevel = kDefaultPngLevel,
+                int jpegQuality = kDefaultJpegQuality);
 
 } // namespace arvrc
 

@@ -315,7 +315,8 @@ struct RunArgs {
   std::string frameSize; ///< WxH of NV12 frames, if not in their names.
   bool noCache = false;
   bool fastMath = false;
-  int pngLevel = kDefaultPngLevel; ///< Deflate level of PNG outputs.
+  int pngLevel = kDefaultPngLevel;       ///< Deflate level of PNG outputs.
+  int jpegQuality = kDefaultJpegQuality; ///< Quality of JPEG outputs.
   /// CPU kernels: each frame run this many more times after the first, its
   /// running time the median of those runs (caches and pages warm, no file
   /// being written meanwhile: the kernel's own time, for benchmarks).
@@ -1001,12 +1002,12 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
                     (image.channels == 1 ? "" : "s"));
   writing = std::async(
       std::launch::async,
-      [level = args.pngLevel](std::vector<std::string> paths,
-                              std::vector<Image> images) {
+      [level = args.pngLevel, quality = args.jpegQuality](
+          std::vector<std::string> paths, std::vector<Image> images) {
         Clock::time_point start = Clock::now();
         Written written;
         for (auto [path, image] : llvm::zip(paths, images))
-          if (!writeImage(path, image, written.error, level))
+          if (!writeImage(path, image, written.error, level, quality))
             break;
         written.seconds = seconds(Clock::now() - start);
         return written;
@@ -1557,6 +1558,11 @@ static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
                    "Deflate level of PNG outputs: 0 (none) to 9 (smallest, "
                    "slowest); default 1, the fastest, as OpenCV's")
       ->check(CLI::Range(0, 9));
+  runCmd
+      ->add_option("--jpeg-quality", run.jpegQuality,
+                   "Quality of JPEG outputs: 1 to 100; default 95, as "
+                   "OpenCV's")
+      ->check(CLI::Range(1, 100));
   runCmd
       ->add_option("--repeat", run.repeat,
                    "--target cpu: run each frame this many more times and "

@@ -50,8 +50,8 @@ build_target fuzz-source tests/fuzz/FuzzSource.cpp frontend/lib/*.cpp
 # Debian's stb calls memcpy(NULL, p, 0) on some truncated files: undefined
 # in the letter of C, harmless in fact, and not arvrc's code: that one
 # check is off for the image target.
-libs=(-fno-sanitize=nonnull-attribute -lpng)
-build_target fuzz-image tests/fuzz/FuzzImage.cpp driver/Image.cpp
+libs=(-fno-sanitize=nonnull-attribute -lpng -ljpeg)
+build_target fuzz-image tests/fuzz/FuzzImage.cpp driver/Image.cpp driver/Codecs.cpp
 # The runtime's launch plan reader.
 flags+=(-Iruntime/lib)
 libs=(-L"$llvm/lib" -lLLVM -Wl,-rpath,"$llvm/lib")
