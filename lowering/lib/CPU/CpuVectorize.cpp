@@ -63,13 +63,15 @@ bool isWideCast(Operation *op) {
 
 /// How a read or write of the lanes reaches memory.
 struct Access {
-  enum Kind { Unit, Pixels, Gather, Quotient } kind;
+  enum Kind { Unit, Pixels, Gather, Quotient, Strided } kind;
   SmallVector<Value> indices; // Lane 0's, in the memref or its view.
   int64_t channel = 0, channels = 1;
   /// Quotient: the index (x + k) / divisor, lane 0's numerator; pixels of
   /// `channels` where channels > 1 (channel `channel`).
   int64_t divisor = 1;
   Value numerator;
+  /// Strided: the index S (x + k) + k', S > 1 (pyramids' 2x).
+  int64_t stride = 1;
 };
 
 /// The writes of one pixel's channels, made together.
@@ -102,12 +104,21 @@ private:
   Value loadQuotient(Value memref, const Access &a, VectorType type,
                      OpBuilder &b);
   Value flatView(Value memref, bool pixels);
+  /// The memref, or its view of pixels where `a` indexes that.
+  Value viewFor(Value memref, const Access &a) {
+    return a.indices.size() <
+                   size_t(cast<MemRefType>(memref.getType()).getRank())
+               ? flatView(memref, true)
+               : memref;
+  }
   Access access(Value memref, ValueRange indices, OpBuilder &b);
   Value gatherIndex(Value memref, ValueRange indices, OpBuilder &b);
 
   scf::ForOp loop;
   int64_t lanes;
   DenseSet<Value> varying, unitStride;
+  /// Values S x plus a fixed value, S a constant from 2 to 8: S.
+  DenseMap<Value, int64_t> strided;
   /// Values (x + k) / K: the numerator (of unit stride) and K.
   DenseMap<Value, std::pair<Value, int64_t>> quotient;
   IRMapping scalar;               // Fixed values, and lane 0's of the rest.
@@ -182,6 +193,25 @@ bool Vectorizer::analyse() {
         (isa<arith::SubIOp>(op) && unit(0) && fixedAt(1)) ||
         (isWideCast(&op) && unit(0)))
       unitStride.insert(op.getResult(0));
+    // S (x + k) + k': through products by a constant, + and - of fixed
+    // values and wide casts.
+    auto stride = [&](unsigned i) -> int64_t {
+      return unit(i) ? 1 : strided.lookup(op.getOperand(i));
+    };
+    auto factor = [&](unsigned i) {
+      return getConstantIntValue(op.getOperand(i)).value_or(0);
+    };
+    int64_t s = 0;
+    if (isa<arith::AddIOp>(op))
+      s = fixedAt(1) ? stride(0) : fixedAt(0) ? stride(1) : 0;
+    else if (isa<arith::SubIOp>(op) && fixedAt(1))
+      s = stride(0);
+    else if (isWideCast(&op))
+      s = stride(0);
+    else if (isa<arith::MulIOp>(op))
+      s = fixedAt(1) ? stride(0) * factor(1) : stride(1) * factor(0);
+    if (s > 1 && s <= 8)
+      strided[op.getResult(0)] = s;
     // (x + k) / K, K a constant (unsigned: arvr-cpu-interior's, of values
     // proved >= 0), through wide casts.
     std::optional<int64_t> k = op.getNumOperands() == 2
@@ -256,6 +286,27 @@ Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
           arith::ConstantIndexOp::create(b, loc, channels));
       return {Access::Pixels, flat, *channel, channels};
     }
+  }
+  // A coordinate times S (a pyramid's 2x): lane i at element S i of a
+  // window from lane 0's to the last lane's (pixels).
+  for (bool pixels : {false, true}) {
+    size_t at = rank - 1 - pixels;
+    std::optional<int64_t> channel = getConstantIntValue(indices.back());
+    int64_t channels = type.getShape().back();
+    if (rank < 1 + pixels || !strided.count(indices[at]) || !fixedBefore(at) ||
+        (pixels &&
+         (!channel || ShapedType::isDynamic(channels) || channels > 4)))
+      continue;
+    Location loc = loop.getLoc();
+    SmallVector<Value> flat = lane0(indices.take_front(at + 1));
+    if (pixels)
+      flat.back() = arith::MulIOp::create(
+          b, loc, flat.back(),
+          arith::ConstantIndexOp::create(b, loc, channels));
+    Access strideAccess{Access::Strided, flat, pixels ? *channel : 0,
+                        pixels ? channels : 1};
+    strideAccess.stride = strided.lookup(indices[at]);
+    return strideAccess;
   }
   // A coordinate divided (chroma at x / 2): lane i at element
   // ((x + k) + i) / K of a window of whole pixels.
@@ -337,6 +388,15 @@ bool Vectorizer::buildLoad(memref::LoadOp load, OpBuilder &b) {
   Value result;
   if (a.kind == Access::Unit) {
     result = vector::LoadOp::create(b, loc, type, memref, a.indices);
+  } else if (a.kind == Access::Strided) {
+    int64_t c = a.channels, span = c * (a.stride * (lanes - 1) + 1);
+    Value wide = vector::LoadOp::create(
+        b, loc, VectorType::get({span}, type.getElementType()),
+        viewFor(memref, a), a.indices);
+    SmallVector<int64_t> lane(lanes);
+    for (int64_t i = 0; i < lanes; ++i)
+      lane[i] = c * a.stride * i + a.channel;
+    result = vector::ShuffleOp::create(b, loc, wide, wide, lane);
   } else if (a.kind == Access::Quotient) {
     result = loadQuotient(memref, a, type, b);
   } else if (a.kind == Access::Pixels && a.channel < 0) {
@@ -376,7 +436,7 @@ Value Vectorizer::loadQuotient(Value memref, const Access &a, VectorType type,
   Location loc = loop.getLoc();
   int64_t k = a.divisor, c = a.channels, pixels = lanes / k;
   Type element = type.getElementType();
-  Value view = c > 1 ? flatView(memref, true) : memref;
+  Value view = viewFor(memref, a);
   Value window = vector::LoadOp::create(
       b, loc, VectorType::get({c * pixels}, element), view, a.indices);
   // n mod K and the last lane's pixel, n / K + (n mod K + L - 1) / K, in
@@ -466,8 +526,8 @@ bool Vectorizer::buildOp(Operation *op, OpBuilder &b) {
   }
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return buildLoad(load, b);
-  if (quotient.count(op->getResult(0)))
-    b.clone(*op, scalar); // Lane 0's quotient, for indices.
+  if (quotient.count(op->getResult(0)) || strided.count(op->getResult(0)))
+    b.clone(*op, scalar); // Lane 0's value, for indices.
   if (unitStride.contains(op->getResult(0))) {
     b.clone(*op, scalar); // Lane 0's value, for indices.
     if (flatChannels)

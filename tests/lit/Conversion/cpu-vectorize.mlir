@@ -108,21 +108,35 @@ func.func @gray(%luma: memref<?x?xf32>, %chroma: memref<?x?xf32>,
   return
 }
 
-// Any other varying index (here 2x): a gather through the flat view.
+// A coordinate times 2 (a pyramid's): one load of the window from lane
+// 0's element to the last lane's (7 of them), a shuffle of every other;
+// on interleaved pixels, the window's whole pixels. Any other varying
+// index (here x x): a gather through the flat view.
 // CHECK-LABEL: func.func @twice
 // CHECK: %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
-// CHECK: scf.for
+// CHECK: scf.for %[[X:.+]] = {{.+}} step %c4 {
+// CHECK: %[[D:.+]] = arith.muli %[[X]], %c2 : index
+// CHECK: %[[W:.+]] = vector.load %arg0[%arg3, %[[D]]] : memref<?x?xf32>, vector<7xf32>
+// CHECK: vector.shuffle %[[W]], %[[W]] [0, 2, 4, 6] : vector<7xf32>, vector<7xf32>
+// CHECK: %[[P:.+]] = vector.load %{{.+}}[%arg3, %{{.+}}] : memref<?x?xi8>, vector<21xi8>
+// CHECK: vector.shuffle %[[P]], %[[P]] [1, 7, 13, 19] : vector<21xi8>, vector<21xi8>
 // CHECK: vector.gather %[[FLAT]][%c0{{.*}}] [{{.+}}], {{.+}} : memref<?xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK: vector.store
-func.func @twice(%src: memref<?x?xf32>, %dst: memref<?x?xf32>, %y: index,
-                 %x1: index) {
+func.func @twice(%src: memref<?x?xf32>, %rgb: memref<?x?x3xi8>,
+                 %dst: memref<?x?xf32>, %y: index, %x1: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   scf.for %x = %c0 to %x1 step %c1 {
     %d = arith.muli %x, %c2 : index
     %v = memref.load %src[%y, %d] : memref<?x?xf32>
-    memref.store %v, %dst[%y, %x] : memref<?x?xf32>
+    %g = memref.load %rgb[%y, %d, %c1] : memref<?x?x3xi8>
+    %gf = arith.uitofp %g : i8 to f32
+    %sq = arith.muli %x, %x : index
+    %w = memref.load %src[%y, %sq] : memref<?x?xf32>
+    %s = arith.addf %v, %gf : f32
+    %t = arith.addf %s, %w : f32
+    memref.store %t, %dst[%y, %x] : memref<?x?xf32>
   }
   return
 }

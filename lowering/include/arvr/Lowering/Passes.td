@@ -425,6 +425,9 @@ def ArvrCpuVectorize : Pass<"arvr-cpu-vectorize", "::mlir::func::FuncOp"> {
       value (interleaved RGB pixels): one `vector.load` of the lanes' whole
       pixels through a view with the last two dimensions collapsed, and a
       `vector.shuffle` for the channel;
+    * either index above times a constant S from 2 to 8 (a pyramid's 2x):
+      one load of the window from lane 0's element (pixel) to the last
+      lane's, and a shuffle of every S-th;
     * either index above divided by a constant K (unsigned, as
       `arvr-cpu-interior` leaves NV12's chroma at x / 2): the lanes / K
       elements (pixels) from lane 0's and the one the last lane reads (a
