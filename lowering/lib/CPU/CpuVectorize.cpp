@@ -1,18 +1,19 @@
 //===- CpuVectorize.cpp - Columns of a CPU loop as vector lanes -----------===//
 //
-// arvr-cpu-vectorize: an innermost scf.for of step 1 without results whose
-// body is straight-line loads, stores and elementwise arithmetic (an
-// interior run of arvr-cpu-interior) becomes a loop over groups of `lanes`
-// iterations in vector registers, then the original loop over what is
-// left. A value the loop's variable does not reach stays scalar; one it
-// does becomes a vector<lanes x T>, each lane computing what its iteration
-// computed. Reads and writes whose innermost index is the variable plus a
-// fixed value become vector.load / vector.store; those whose next index is
-// and whose innermost one is a constant channel of a memref whose last
-// dimension is static (interleaved channels, RGB) become one load of the
-// lanes' whole pixels and shuffles (writes: once every channel is written,
-// shuffles and one store); any other varying read, a vector.gather. The
-// same operations run on the same values, so results are bit-identical.
+// arvr-cpu-vectorize: short loops inside loops unrolled, then an innermost
+// scf.for of step 1 without results whose body is straight-line loads,
+// stores and elementwise arithmetic (an interior run of arvr-cpu-interior)
+// becomes a loop over groups of `lanes` iterations in vector registers,
+// then the original loop over what is left. A value the loop's variable
+// does not reach stays scalar; one it does becomes a vector<lanes x T>,
+// each lane computing what its iteration computed. Reads and writes are
+// classified by their index (Access): the variable plus a fixed value,
+// contiguous; interleaved pixels' channels, one load of whole pixels and
+// shuffles (writes: once every channel is written); S x, a window and a
+// shuffle; x / K, a window and a shuffle per remainder; anything else a
+// gather (reads only). Where every channel computes the same from its own,
+// the lanes run over elements instead (no shuffles). The same operations
+// run on the same values, so results are bit-identical.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -693,6 +695,25 @@ struct ArvrCpuVectorizePass
       getOperation().emitError("lanes must be at least 2");
       return signalPassFailure();
     }
+    // Short loops inside a loop (a stencil's taps left as a loop over a
+    // few rows), unrolled: straight-line code the lanes can run. The same
+    // operations in the same order: the same bits.
+    SmallVector<scf::ForOp> inner;
+    getOperation().walk([&](scf::ForOp loop) {
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()),
+                             upper = getConstantIntValue(loop.getUpperBound()),
+                             step = getConstantIntValue(loop.getStep());
+      std::optional<int64_t> trips;
+      if (lower && upper && step && *step > 0)
+        trips = (std::max<int64_t>(*upper - *lower, 0) + *step - 1) / *step;
+      bool flat =
+          llvm::all_of(loop.getBody()->without_terminator(),
+                       [](Operation &op) { return op.getNumRegions() == 0; });
+      if (loop->getParentOfType<scf::ForOp>() && trips && *trips <= 8 && flat)
+        inner.push_back(loop);
+    });
+    for (scf::ForOp loop : inner)
+      (void)loopUnrollFull(loop);
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {

@@ -191,6 +191,33 @@ func.func @flat(%src: memref<?x?x3xi8>, %dst: memref<?x?x3xf32>, %y: index,
   return
 }
 
+// A short loop inside (taps left as a loop) is unrolled first: the same
+// additions in the same order, then the lanes.
+// CHECK-LABEL: func.func @taps
+// CHECK: scf.for {{.+}} step %c4 {
+// CHECK-COUNT-3: vector.load %arg0[%arg2, {{.+}}] : memref<?x?xf32>, vector<4xf32>
+// CHECK: vector.store
+// CHECK: scf.for {{.+}} step %c1 {
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @taps(%src: memref<?x?xf32>, %dst: memref<?x?xf32>, %y: index,
+                %x1: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %x = %c0 to %x1 step %c1 {
+    %sum = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> f32 {
+      %at = arith.addi %x, %k : index
+      %v = memref.load %src[%y, %at] : memref<?x?xf32>
+      %s = arith.addf %acc, %v : f32
+      scf.yield %s : f32
+    }
+    memref.store %sum, %dst[%y, %x] : memref<?x?xf32>
+  }
+  return
+}
+
 // Left alone: a library call (its vector form could round differently),
 // a memref both read and written, a store to one place, a loop with a
 // result, a step other than 1, a nested region, two stores to places

@@ -408,7 +408,10 @@ def ArvrCpuInterior : Pass<"arvr-cpu-interior", "::mlir::func::FuncOp"> {
 def ArvrCpuVectorize : Pass<"arvr-cpu-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Run a CPU loop's iterations as vector lanes";
   let description = [{
-    For the CPU, after `arvr-cpu-interior`. An innermost `scf.for` of step
+    For the CPU, after `arvr-cpu-interior`. First, an `scf.for` inside
+    another with constant bounds, at most 8 iterations and no regions in
+    its body (a stencil's taps left as a loop) is unrolled: the same
+    operations in the same order. Then an innermost `scf.for` of step
     1 without results whose body is straight-line `memref.load`s,
     `memref.store`s and elementwise arithmetic (an interior run of columns)
     becomes a loop over groups of `lanes` iterations, then the loop as it
