@@ -119,13 +119,19 @@ void jpegWarning(j_common_ptr info, int level) {
   }
 }
 
+/// libjpeg's error manager of `errors`, with the handlers above.
+jpeg_error_mgr *errorManager(JpegErrors &errors) {
+  jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = jpegError;
+  errors.manager.emit_message = jpegWarning;
+  return &errors.manager;
+}
+
 /// The scanlines of the JPEG in `file` into `image` (grey or RGB, as the
 /// file is); no destructor runs across libjpeg's longjmp.
 bool readJpegRows(FILE *file, JpegErrors &errors, Image &image) {
   jpeg_decompress_struct info;
-  info.err = jpeg_std_error(&errors.manager);
-  errors.manager.error_exit = jpegError;
-  errors.manager.emit_message = jpegWarning;
+  info.err = errorManager(errors);
   if (setjmp(errors.jump)) {
     jpeg_destroy_decompress(&info);
     return false;
@@ -203,9 +209,7 @@ bool arvrc::writeJpegFile(FILE *file, const Image &image, int quality) {
     return false;
   jpeg_compress_struct info;
   JpegErrors errors;
-  info.err = jpeg_std_error(&errors.manager);
-  errors.manager.error_exit = jpegError;
-  errors.manager.emit_message = jpegWarning;
+  info.err = errorManager(errors);
   if (setjmp(errors.jump)) {
     jpeg_destroy_compress(&info);
     return false;

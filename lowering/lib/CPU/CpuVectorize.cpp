@@ -114,6 +114,13 @@ private:
                : memref;
   }
   Access access(Value memref, ValueRange indices, OpBuilder &b);
+  /// Where `matches` holds for the innermost index, the others fixed, or
+  /// for the one before a constant channel of a memref whose last size is
+  /// static and at most 4 (interleaved pixels): lane 0's indices, in the
+  /// memref or its view of pixels, and the channel.
+  std::optional<Access> placed(Value memref, ValueRange indices,
+                               function_ref<bool(Value)> matches,
+                               Access::Kind kind, OpBuilder &b);
   Value gatherIndex(Value memref, ValueRange indices, OpBuilder &b);
 
   scf::ForOp loop;
@@ -216,13 +223,13 @@ bool Vectorizer::analyse() {
       strided[op.getResult(0)] = s;
     // (x + k) / K, K a constant (unsigned: arvr-cpu-interior's, of values
     // proved >= 0), through wide casts.
-    std::optional<int64_t> k = op.getNumOperands() == 2
-                                   ? getConstantIntValue(op.getOperand(1))
-                                   : std::nullopt;
-    if (isa<arith::DivUIOp>(op) && unit(0) && k && *k > 1)
-      quotient[op.getResult(0)] = {op.getOperand(0), *k};
-    else if (isa<arith::ShRUIOp>(op) && unit(0) && k && *k > 0 && *k < 16)
-      quotient[op.getResult(0)] = {op.getOperand(0), int64_t(1) << *k};
+    int64_t k = 0; // A constant right operand, or 0.
+    if (op.getNumOperands() == 2)
+      k = getConstantIntValue(op.getOperand(1)).value_or(0);
+    if (isa<arith::DivUIOp>(op) && unit(0) && k > 1)
+      quotient[op.getResult(0)] = {op.getOperand(0), k};
+    else if (isa<arith::ShRUIOp>(op) && unit(0) && k > 0 && k < 16)
+      quotient[op.getResult(0)] = {op.getOperand(0), int64_t(1) << k};
     else if (isWideCast(&op) && quotient.count(op.getOperand(0)))
       quotient[op.getResult(0)] = quotient.lookup(op.getOperand(0));
   }
@@ -250,20 +257,47 @@ Value Vectorizer::flatView(Value memref, bool pixels) {
   return view;
 }
 
-Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
+std::optional<Access> Vectorizer::placed(Value memref, ValueRange indices,
+                                         function_ref<bool(Value)> matches,
+                                         Access::Kind kind, OpBuilder &b) {
   auto type = cast<MemRefType>(memref.getType());
   size_t rank = indices.size();
-  auto lane0 = [&](ValueRange range) {
-    return llvm::map_to_vector(
-        range, [&](Value v) { return scalar.lookupOrDefault(v); });
-  };
-  auto fixedBefore = [&](size_t n) {
-    return llvm::all_of(indices.take_front(n),
-                        [&](Value v) { return isFixed(v); });
-  };
+  std::optional<int64_t> channel =
+      rank ? getConstantIntValue(indices.back()) : std::nullopt;
+  int64_t channels = type.getShape().back();
+  for (bool pixels : {false, true}) {
+    if (rank < 1 + size_t(pixels))
+      break;
+    size_t at = rank - 1 - pixels;
+    if (!matches(indices[at]) ||
+        !llvm::all_of(indices.take_front(at),
+                      [&](Value v) { return isFixed(v); }) ||
+        (pixels &&
+         (!channel || ShapedType::isDynamic(channels) || channels > 4)))
+      continue;
+    Access a{kind};
+    a.indices = llvm::map_to_vector(indices.take_front(at + 1), [&](Value v) {
+      return scalar.lookupOrDefault(v);
+    });
+    if (pixels) {
+      Location loc = loop.getLoc();
+      a.indices.back() = arith::MulIOp::create(
+          b, loc, a.indices.back(),
+          arith::ConstantIndexOp::create(b, loc, channels));
+      a.channel = *channel;
+      a.channels = channels;
+    }
+    return a;
+  }
+  return std::nullopt;
+}
+
+Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
   if (flatChannels) { // Element C (x + k) + c of lane 0, c = its step's.
     Location loc = loop.getLoc();
-    SmallVector<Value> flat = lane0(indices.drop_back());
+    SmallVector<Value> flat =
+        llvm::map_to_vector(indices.drop_back(),
+                            [&](Value v) { return scalar.lookupOrDefault(v); });
     flat.back() = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(
@@ -272,65 +306,39 @@ Access Vectorizer::access(Value memref, ValueRange indices, OpBuilder &b) {
         arith::ConstantIndexOp::create(b, loc, flatStep));
     return {Access::Pixels, flat, -1, flatChannels};
   }
-  if (rank >= 1 && unitStride.contains(indices.back()) && fixedBefore(rank - 1))
-    return {Access::Unit, lane0(indices)};
-  // Interleaved channels: (..., x + k, c), c a constant, the last size
-  // static and small.
-  if (rank >= 2) {
-    std::optional<int64_t> channel = getConstantIntValue(indices.back());
-    int64_t channels = type.getShape().back();
-    if (channel && !ShapedType::isDynamic(channels) && channels <= 4 &&
-        unitStride.contains(indices[rank - 2]) && fixedBefore(rank - 2)) {
-      Location loc = loop.getLoc();
-      SmallVector<Value> flat = lane0(indices.drop_back());
-      flat.back() = arith::MulIOp::create(
-          b, loc, flat.back(),
-          arith::ConstantIndexOp::create(b, loc, channels));
-      return {Access::Pixels, flat, *channel, channels};
-    }
+  // The variable plus a fixed value, innermost or at interleaved pixels.
+  if (std::optional<Access> a = placed(
+          memref, indices, [&](Value v) { return unitStride.contains(v); },
+          Access::Unit, b)) {
+    if (a->channels > 1 || a->indices.size() < indices.size())
+      a->kind = Access::Pixels;
+    return *a;
   }
   // A coordinate times S (a pyramid's 2x): lane i at element S i of a
   // window from lane 0's to the last lane's (pixels).
-  for (bool pixels : {false, true}) {
-    size_t at = rank - 1 - pixels;
-    std::optional<int64_t> channel = getConstantIntValue(indices.back());
-    int64_t channels = type.getShape().back();
-    if (rank < 1 + pixels || !strided.count(indices[at]) || !fixedBefore(at) ||
-        (pixels &&
-         (!channel || ShapedType::isDynamic(channels) || channels > 4)))
-      continue;
-    Location loc = loop.getLoc();
-    SmallVector<Value> flat = lane0(indices.take_front(at + 1));
-    if (pixels)
-      flat.back() = arith::MulIOp::create(
-          b, loc, flat.back(),
-          arith::ConstantIndexOp::create(b, loc, channels));
-    Access strideAccess{Access::Strided, flat, pixels ? *channel : 0,
-                        pixels ? channels : 1};
-    strideAccess.stride = strided.lookup(indices[at]);
-    return strideAccess;
+  Value found;
+  auto record = [&](DenseMap<Value, int64_t> &map) {
+    return [&](Value v) { return map.count(v) ? (found = v, true) : false; };
+  };
+  if (std::optional<Access> a =
+          placed(memref, indices, record(strided), Access::Strided, b)) {
+    a->stride = strided.lookup(found);
+    return *a;
   }
   // A coordinate divided (chroma at x / 2): lane i at element
   // ((x + k) + i) / K of a window of whole pixels.
-  for (bool pixels : {false, true}) {
-    size_t at = rank - 1 - pixels;
-    std::optional<int64_t> channel = getConstantIntValue(indices.back());
-    int64_t channels = type.getShape().back();
-    if (rank < 1 + pixels || !quotient.count(indices[at]) || !fixedBefore(at) ||
-        (pixels &&
-         (!channel || ShapedType::isDynamic(channels) || channels > 4)))
-      continue;
-    auto [numerator, divisor] = quotient.lookup(indices[at]);
-    if (divisor > lanes || lanes % divisor != 0)
-      continue;
-    Location loc = loop.getLoc();
-    SmallVector<Value> flat = lane0(indices.take_front(at + 1));
-    if (pixels)
-      flat.back() = arith::MulIOp::create(
-          b, loc, flat.back(),
-          arith::ConstantIndexOp::create(b, loc, channels));
-    return {Access::Quotient,      flat,    pixels ? *channel : 0,
-            pixels ? channels : 1, divisor, scalar.lookupOrDefault(numerator)};
+  auto isQuotient = [&](Value v) {
+    if (!quotient.count(v))
+      return false;
+    int64_t divisor = quotient.lookup(v).second;
+    return divisor <= lanes && lanes % divisor == 0 ? (found = v, true) : false;
+  };
+  if (std::optional<Access> a =
+          placed(memref, indices, isQuotient, Access::Quotient, b)) {
+    auto [numerator, divisor] = quotient.lookup(found);
+    a->divisor = divisor;
+    a->numerator = scalar.lookupOrDefault(numerator);
+    return *a;
   }
   return {Access::Gather, {}};
 }
