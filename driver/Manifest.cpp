@@ -223,10 +223,13 @@ static void addChecks(mlir::arvr::KernelOp source, PlanBuilder &builder,
   });
 }
 
-/// Whether a stage of `source` other than its outputs reduces over a range
-/// that depends on an image's width or height (a histogram): work done
-/// for every band of rows whatever its height.
-static bool reducesOverImage(mlir::arvr::KernelOp source) {
+/// Whether `source` does work for every band of rows that does not shrink
+/// with the band: a stage other than its outputs reducing over a range set
+/// by an image's width or height (a histogram), or a function whose
+/// declared extents are (each band computes all of it, as its readers may
+/// read anywhere in it: Harris's products, read mirrored).
+static bool wholeImageWork(mlir::arvr::KernelOp source,
+                           const arvrc::BoundedFunctions &bounded) {
   auto sizedByImage = [](Value bound) {
     SmallVector<Value> work{bound};
     DenseSet<Operation *> seen;
@@ -241,16 +244,29 @@ static bool reducesOverImage(mlir::arvr::KernelOp source) {
     }
     return false;
   };
-  return source
-      .walk([&](mlir::arvr::ReduceOp reduce) {
-        auto stage = reduce->getParentOfType<mlir::arvr::StageOp>();
-        return (!stage || !stage.isOutput()) &&
-                       (sizedByImage(reduce.getLower()) ||
-                        sizedByImage(reduce.getUpper()))
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
+  bool reduces = source
+                     .walk([&](mlir::arvr::ReduceOp reduce) {
+                       auto stage =
+                           reduce->getParentOfType<mlir::arvr::StageOp>();
+                       return (!stage || !stage.isOutput()) &&
+                                      (sizedByImage(reduce.getLower()) ||
+                                       sizedByImage(reduce.getUpper()))
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  bool extents =
+      source
+          .walk([&](mlir::arvr::StageOp stage) {
+            bool declared = llvm::any_of(
+                bounded, [&](auto &f) { return f.first == stage.getName(); });
+            return declared && !stage.isOutput() && stage.hasSizes() &&
+                           llvm::any_of(stage.getSizes(), sizedByImage)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  return reduces || extents;
 }
 
 bool arvrc::buildKernelPlan(ModuleOp arvrModule, const std::string &kernel,
@@ -312,7 +328,7 @@ bool arvrc::buildKernelPlan(ModuleOp arvrModule, const std::string &kernel,
     plan.outputSizes.push_back({numInputs + unsigned(index), size});
   }
   addChecks(source, builder, bounded, plan);
-  plan.cpuBandRows = reducesOverImage(source) ? 0 : kCpuBandRows;
+  plan.cpuBandRows = wholeImageWork(source, bounded) ? 0 : kCpuBandRows;
   return true;
 }
 

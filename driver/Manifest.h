@@ -72,8 +72,8 @@ struct LaunchPlan {
   };
   std::string kernel, binaryFile;
   /// CPU objects: rows a band at most (kCpuBandRows), or 0, one band per
-  /// thread, where a stage reduces over the whole image (a band would
-  /// redo it).
+  /// thread, where a stage reduces over the whole image or a function's
+  /// declared extents are the image's (a band would redo the work).
   int64_t cpuBandRows = 0;
   bool cubin = false, batchGridZ = false;
   /// A CPU object's entry (`arvrc build --target cpu --emit=obj`): then

@@ -1,7 +1,8 @@
 """The CPU bench (issue 18): arvrc's CPU target against OpenCV, in one run.
 
-For the three examples at 1080p and 4K, and the other kernels of
-examples/ at 1080p (the stereo pair at 640x480), on frames made from
+For the three examples and the other kernels of examples/ at 1080p and
+4K (the stereo pair at a quarter of each: 960x540, 1920x1080), on frames
+made from
 photos (tests/data/baboon.jpg, aloeL/aloeR, resized): the median of RUNS
 timings of each,
 after a warm-up. arvrc's time is what `arvrc run --target cpu --repeat
@@ -84,27 +85,28 @@ def nv12_of(bgr):
     return np.concatenate([y, uv])
 
 
-def other_examples(arvrc, src, out, photo, runs):
-    """The other kernels of examples/ at 1080p (the stereo pair at VGA:
-    64 disparities of 7x7 blocks), each against the OpenCV call doing its
-    work (the same maths where OpenCV has it; the notes say where not)."""
-    frames = os.path.join(out, "others")
+def other_examples(arvrc, src, out, photo, runs, name, width, height):
+    """The other kernels of examples/ at one size (the stereo pair at a
+    quarter of it, 64 disparities of 7x7 blocks), each against the OpenCV
+    call doing its work (the same maths where OpenCV has it; the notes say
+    where not)."""
+    frames = os.path.join(out, "others-" + name)
     for sub in ("rgb", "grey", "left", "right", "out"):
         os.makedirs(os.path.join(frames, sub), exist_ok=True)
-    bgr = cv2.resize(photo, (1920, 1080), interpolation=cv2.INTER_LINEAR)
+    bgr = cv2.resize(photo, (width, height), interpolation=cv2.INTER_LINEAR)
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cv2.imwrite(os.path.join(frames, "rgb", "f.ppm"), bgr)
     cv2.imwrite(os.path.join(frames, "grey", "f.pgm"), grey)
     pair = [cv2.imread(os.path.join(src, "tests/data/golden", name + "-320x277.png"),
                        cv2.IMREAD_GRAYSCALE) for name in ("aloeL", "aloeR")]
-    pair = [cv2.resize(p, (640, 480), interpolation=cv2.INTER_LINEAR)
-            for p in pair]
+    pair = [cv2.resize(p, (width // 2, height // 2),
+                       interpolation=cv2.INTER_LINEAR) for p in pair]
     cv2.imwrite(os.path.join(frames, "left", "f.pgm"), pair[0])
     cv2.imwrite(os.path.join(frames, "right", "f.pgm"), pair[1])
     rgb = os.path.join(frames, "rgb", "*.ppm")
     grey_glob = os.path.join(frames, "grey", "*.pgm")
     # A 4-degree yaw about the frame's centre, as the timewarp computes it.
-    f, cx, cy = 1000.0, 960.0, 540.0
+    f, cx, cy = width / 1.92, width / 2.0, height / 2.0
     K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1]])
     yaw = np.radians(4.0)
     R = np.array([[np.cos(yaw), 0, np.sin(yaw)], [0, 1, 0],
@@ -129,7 +131,7 @@ def other_examples(arvrc, src, out, photo, runs):
          {"fx": f, "fy": f, "cx": cx, "cy": cy, "yaw": 4.0, "pitch": 0.0,
           "roll": 0.0},
          lambda: cv2.warpPerspective(
-             bgr, H, (1920, 1080),
+             bgr, H, (width, height),
              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
              borderMode=cv2.BORDER_CONSTANT, borderValue=0),
          "cv2.warpPerspective"),
@@ -145,7 +147,8 @@ def other_examples(arvrc, src, out, photo, runs):
     for kernel, inputs, params, call, peer in cases:
         ours = arvrc_ms(arvrc, os.path.join(src, "examples", kernel + ".arvr"),
                         inputs, os.path.join(frames, "out"), params, runs)
-        size = "640x480" if kernel == "stereo_sad" else "1080p"
+        size = (f"{width // 2}x{height // 2}" if kernel == "stereo_sad"
+                else name)
         rows.append((kernel, size, ours, opencv_ms(call, runs), peer))
     return rows
 
@@ -198,7 +201,10 @@ def main():
                             inputs, outputs, params, runs)
             theirs = opencv_ms(call, runs)
             rows.append((kernel, name, ours, theirs, peer))
-    others = other_examples(arvrc, src, out, photo, runs)
+    others = []
+    for name, width, height in SIZES:
+        others += other_examples(arvrc, src, out, photo, runs, name, width,
+                                 height)
     with open(os.path.join(out, "cpu-bench.csv"), "w") as f:
         f.write("kernel,size,arvrc_ms,opencv_ms,ratio,opencv_call\n")
         for kernel, size, ours, theirs, peer in rows + others:

@@ -71,7 +71,8 @@ struct Plan {
   /// plan (`arvrc build --target cpu --emit=obj`), which has no launches.
   std::string kernel, binaryFile, cpuEntry;
   /// A CPU object's rows a band at most; 0: one band per thread (a stage
-  /// reduces over the whole image, which every band would do again).
+  /// reduces over the whole image, or a function's declared extents are
+  /// the image's: work every band would do again).
   int64_t cpuBandRows = 0;
   bool cubin = false, batchGridZ = false;
   unsigned indexBits = 32;
