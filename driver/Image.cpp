@@ -245,6 +245,34 @@ static bool canWiden(const std::string &path, int fileChannels,
   return false;
 }
 
+/// `image` widened losslessly to `want` channels (canWiden said it can
+/// be): grey copied to each colour, alpha opaque (the type's largest
+/// value: 255, 65535, or 1.0 for f32).
+static void widenChannels(Image &image, int want) {
+  int have = image.channels;
+  if (!want || want == have)
+    return;
+  size_t n = size_t(image.width) * image.height;
+  int e = image.elementBytes;
+  std::vector<uint8_t> wide(n * want * e);
+  uint8_t opaque[4] = {0xff, 0xff};
+  if (image.isFloat()) {
+    float one = 1.0f;
+    std::memcpy(opaque, &one, 4);
+  }
+  for (size_t p = 0; p < n; ++p) {
+    const uint8_t *from = image.pixels.data() + p * have * e;
+    uint8_t *to = wide.data() + p * want * e;
+    for (int c = 0; c < want; ++c) {
+      bool alpha = (want == 2 && c == 1) || c == 3;
+      const uint8_t *value = alpha ? opaque : from + (have == 1 ? 0 : c) * e;
+      std::memcpy(to + c * e, value, e);
+    }
+  }
+  image.pixels = std::move(wide);
+  image.channels = want;
+}
+
 /// A PFM file: "PF" (RGB) or "Pf" (grey), the width and height, a scale
 /// whose sign gives the byte order (negative: little-endian), each header
 /// field followed by one white space, then the rows of f32 values from the
@@ -308,24 +336,8 @@ static bool readPfm(const std::string &path, int wantChannels, Image &image,
   if ((scale < 0) != hostLittle)
     for (size_t i = 0; i < raw.pixels.size(); i += 4)
       std::reverse(raw.pixels.begin() + i, raw.pixels.begin() + i + 4);
-  if (!wantChannels || wantChannels == fileChannels) {
-    image = std::move(raw);
-    return true;
-  }
-  // Widened: grey replicated, alpha opaque (1.0).
-  image.width = raw.width;
-  image.height = raw.height;
-  image.channels = wantChannels;
-  image.elementBytes = 4;
-  image.pixels.resize(image.bytes());
-  for (size_t p = 0; p < size_t(raw.width) * raw.height; ++p)
-    for (int c = 0; c < wantChannels; ++c) {
-      bool alpha = (wantChannels == 2 && c == 1) || c == 3;
-      float v = alpha               ? 1.0f
-                : fileChannels == 1 ? raw.floatAt(p)
-                                    : raw.floatAt(p * 3 + c);
-      image.setFloat(p * wantChannels + c, v);
-    }
+  widenChannels(raw, wantChannels);
+  image = std::move(raw);
   return true;
 }
 
@@ -377,29 +389,6 @@ static bool readPnm16(const std::string &path, int wantChannels,
         std::memcpy(image.pixels.data() + 2 * to, &v, 2);
     }
   return true;
-}
-
-/// `image` widened losslessly to `want` channels (canWiden said it can
-/// be): grey copied to each colour, alpha opaque.
-static void widenChannels(Image &image, int want) {
-  int have = image.channels;
-  if (!want || want == have)
-    return;
-  size_t n = size_t(image.width) * image.height;
-  int e = image.elementBytes;
-  std::vector<uint8_t> wide(n * want * e);
-  uint8_t opaque[2] = {0xff, 0xff};
-  for (size_t p = 0; p < n; ++p) {
-    const uint8_t *from = image.pixels.data() + p * have * e;
-    uint8_t *to = wide.data() + p * want * e;
-    for (int c = 0; c < want; ++c) {
-      bool alpha = (want == 2 && c == 1) || c == 3;
-      const uint8_t *value = alpha ? opaque : from + (have == 1 ? 0 : c) * e;
-      std::memcpy(to + c * e, value, e);
-    }
-  }
-  image.pixels = std::move(wide);
-  image.channels = want;
 }
 
 /// The first bytes of the file at `path` say PNG or JPEG.

@@ -236,7 +236,8 @@ void fakeGaussianEntry(void **args) {
 
 } // namespace
 
-TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
+/// The plan of examples/gaussian_blur.arvr compiled to a CPU object.
+static std::string gaussianCpuPlan() {
   std::string base = scratch("blur-cpu");
   std::string command = kArvrcBinary + " build " + kSource +
                         "/examples/gaussian_blur.arvr --target cpu "
@@ -246,6 +247,11 @@ TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
   std::string plan = slurp(base + ".plan.json");
   for (const char *ext : {".o", ".h", ".plan.json"})
     unlink((base + ext).c_str());
+  return plan;
+}
+
+TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
+  std::string plan = gaussianCpuPlan();
 
   arvr_kernel *k = nullptr;
   CHECK(arvr_kernel_open_cpu(nullptr, fakeGaussianEntry, &k) ==
@@ -287,44 +293,6 @@ TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
       }
     }
     CHECK(std::count(covered.begin(), covered.end(), true) == 5);
-  }
-
-  // A taller frame: bands of at most the plan's band_rows (64), covering
-  // every row once; a plan with band_rows 0 (a stage reducing over the
-  // whole image) runs one band per hardware thread.
-  CHECK(plan.find("\"band_rows\": 64") != std::string::npos);
-  std::vector<uint8_t> tallIn(37 * 200 * 3), tallOut(tallIn.size());
-  std::string perThreadPlan = plan;
-  perThreadPlan.replace(perThreadPlan.find("\"band_rows\": 64"),
-                        std::strlen("\"band_rows\": 64"), "\"band_rows\": 0");
-  for (const std::string *text : {&plan, &perThreadPlan}) {
-    arvr_kernel *tall = nullptr;
-    REQUIRE(arvr_kernel_open_cpu(text->c_str(), fakeGaussianEntry, &tall) ==
-            ARVR_OK);
-    REQUIRE(arvr_kernel_bind_image(tall, 0, uint64_t(tallIn.data()), 37, 200,
-                                   3) == ARVR_OK);
-    REQUIRE(arvr_kernel_bind_f32(tall, 1, 2.0f) == ARVR_OK);
-    REQUIRE(arvr_kernel_bind_i32(tall, 2, 4) == ARVR_OK);
-    REQUIRE(arvr_kernel_bind_image(tall, 3, uint64_t(tallOut.data()), 37, 200,
-                                   3) == ARVR_OK);
-    entryCalls.clear();
-    REQUIRE(arvr_kernel_launch(tall, nullptr, 1) == ARVR_OK);
-    std::vector<int> covered(200, 0);
-    int64_t tallest = 0;
-    for (const EntryCall &call : entryCalls) {
-      tallest = std::max(tallest, call.rowEnd - call.rowBegin);
-      for (int64_t row = call.rowBegin; row < call.rowEnd; ++row)
-        ++covered[row];
-    }
-    CHECK(std::count(covered.begin(), covered.end(), 1) == 200);
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    if (text == &plan) {
-      CHECK(tallest <= 64);
-      CHECK(entryCalls.size() >= 4);
-    } else {
-      CHECK(entryCalls.size() == std::min(200u, threads));
-    }
-    arvr_kernel_close(tall);
   }
 
   // The plan's checks: a reduction over too many values is refused before
@@ -382,4 +350,45 @@ TEST_CASE("runtime: a CPU object's kernel, its bands, frames and checks") {
   CHECK_FALSE(arvr::runtime::parsePlan(withLaunch, parsed, error));
   CHECK(error.find("no launches or buffers") != std::string::npos);
   removePlan(gpuPlan);
+}
+
+TEST_CASE("runtime: a CPU object's bands of a tall frame") {
+  std::string plan = gaussianCpuPlan();
+  // A tall frame: bands of at most the plan's band_rows (64), covering
+  // every row once; a plan with band_rows 0 (a stage reducing over the
+  // whole image) runs one band per hardware thread.
+  CHECK(plan.find("\"band_rows\": 64") != std::string::npos);
+  std::vector<uint8_t> tallIn(37 * 200 * 3), tallOut(tallIn.size());
+  std::string perThreadPlan = plan;
+  perThreadPlan.replace(perThreadPlan.find("\"band_rows\": 64"),
+                        std::strlen("\"band_rows\": 64"), "\"band_rows\": 0");
+  for (const std::string *text : {&plan, &perThreadPlan}) {
+    arvr_kernel *tall = nullptr;
+    REQUIRE(arvr_kernel_open_cpu(text->c_str(), fakeGaussianEntry, &tall) ==
+            ARVR_OK);
+    REQUIRE(arvr_kernel_bind_image(tall, 0, uint64_t(tallIn.data()), 37, 200,
+                                   3) == ARVR_OK);
+    REQUIRE(arvr_kernel_bind_f32(tall, 1, 2.0f) == ARVR_OK);
+    REQUIRE(arvr_kernel_bind_i32(tall, 2, 4) == ARVR_OK);
+    REQUIRE(arvr_kernel_bind_image(tall, 3, uint64_t(tallOut.data()), 37, 200,
+                                   3) == ARVR_OK);
+    entryCalls.clear();
+    REQUIRE(arvr_kernel_launch(tall, nullptr, 1) == ARVR_OK);
+    std::vector<int> covered(200, 0);
+    int64_t tallest = 0;
+    for (const EntryCall &call : entryCalls) {
+      tallest = std::max(tallest, call.rowEnd - call.rowBegin);
+      for (int64_t row = call.rowBegin; row < call.rowEnd; ++row)
+        ++covered[row];
+    }
+    CHECK(std::count(covered.begin(), covered.end(), 1) == 200);
+    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    if (text == &plan) {
+      CHECK(tallest <= 64);
+      CHECK(entryCalls.size() >= 4);
+    } else {
+      CHECK(entryCalls.size() == std::min(200u, threads));
+    }
+    arvr_kernel_close(tall);
+  }
 }
