@@ -509,9 +509,8 @@ static bool parseSize(const std::string &text, int &width, int &height) {
          height <= kMaxImageSide;
 }
 
-bool arvrc::readNv12(const std::string &path, const std::string &size,
-                     Image &luma, Image &chroma, std::string &error) {
-  int width = 0, height = 0;
+bool arvrc::nv12FrameSize(const std::string &path, const std::string &size,
+                          int &width, int &height, std::string &error) {
   if (!size.empty()) {
     if (!parseSize(size, width, height)) {
       error = "--frame-size " + size + " is not WxH (1 to " +
@@ -531,6 +530,26 @@ bool arvrc::readNv12(const std::string &path, const std::string &size,
       return false;
     }
   }
+  return true;
+}
+
+int64_t arvrc::nv12FramesIn(const std::string &path, int width, int height) {
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return -1;
+  std::fseek(file, 0, SEEK_END);
+  long bytes = std::ftell(file);
+  std::fclose(file);
+  int64_t frame = int64_t(width) * height +
+                  int64_t(2) * ((width + 1) / 2) * ((height + 1) / 2);
+  return bytes >= 0 && bytes % frame == 0 ? bytes / frame : -1;
+}
+
+bool arvrc::readNv12(const std::string &path, const std::string &size,
+                     Image &luma, Image &chroma, std::string &error) {
+  int width = 0, height = 0;
+  if (!nv12FrameSize(path, size, width, height, error))
+    return false;
   luma.width = width;
   luma.height = height;
   luma.channels = 1;

@@ -72,9 +72,19 @@ bool probeImage(const std::string &path, int &width, int &height, int &channels,
 /// Reads a raw NV12 frame: a W x H plane of Y bytes, then a
 /// ceil(W/2) x ceil(H/2) plane of interleaved U, V bytes. The size is
 /// `size` ("WxH") or, if that is empty, the last "_WxH" of the file name
-/// (`frame_1920x1080.nv12`). The file must hold exactly one frame.
+/// (`frame_1920x1080.nv12`). The file must hold exactly one frame (arvrc
+/// run reads a file of several as a video: a stream of frames).
 bool readNv12(const std::string &path, const std::string &size, Image &luma,
               Image &chroma, std::string &error);
+
+/// The size of `path`'s raw NV12 frames: `size` ("WxH") or, if that is
+/// empty, the last "_WxH" of the file name; false with `error` if neither.
+bool nv12FrameSize(const std::string &path, const std::string &size, int &width,
+                   int &height, std::string &error);
+
+/// How many whole W x H NV12 frames the file at `path` holds; -1 if it
+/// cannot be read or holds a part of one.
+int64_t nv12FramesIn(const std::string &path, int width, int height);
 
 /// Whether `path` names a PFM file (by its extension).
 bool isPfmPath(const std::string &path);

@@ -18,6 +18,7 @@
 #include "Image.h"
 #include "Manifest.h"
 #include "Runner.h"
+#include "Video.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Support/FileUtilities.h"
@@ -47,6 +48,9 @@
 using namespace arvrc;
 
 namespace {
+
+/// The video read by each -i, in order (null for an -i that is not one).
+using VideoInputs = std::vector<std::unique_ptr<VideoReader>>;
 
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
@@ -321,6 +325,14 @@ struct RunArgs {
   /// running time the median of those runs (caches and pages warm, no file
   /// being written meanwhile: the kernel's own time, for benchmarks).
   int repeat = 0;
+  /// Many frames: at most this many (0: all), from `start` seconds into
+  /// the videos.
+  int64_t maxFrames = 0;
+  double start = 0;
+  /// Frames a second of video outputs (0: the first video input's, else
+  /// 30) and of raw NV12 inputs (0: 30).
+  double fps = 0;
+  int crf = 18; ///< H.264's constant rate factor for video outputs.
 };
 
 /// Parses `text` as a value of `param`'s type into `value`.
@@ -433,7 +445,8 @@ std::vector<std::string> knownScalars(const arvr::KernelDecl &kernel,
 /// files that cannot be probed are left to bindParams to report.
 std::vector<std::pair<size_t, std::string>>
 knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
-              const std::vector<std::vector<std::string>> &frames) {
+              const std::vector<std::vector<std::string>> &frames,
+              const VideoInputs &videos) {
   std::vector<std::pair<size_t, std::string>> known;
   size_t nextImage = 0, argument = 0;
   for (const arvr::Param &param : kernel.params) {
@@ -446,6 +459,11 @@ knownChannels(const arvr::KernelDecl &kernel, const RunArgs &args,
         param.type.scalar != arvr::ScalarType::U8 ||
         image >= args.images.size())
       continue;
+    if (image < videos.size() && videos[image]) {
+      // Decoded to RGB.
+      known.push_back({index, param.name + ".channels=3"});
+      continue;
+    }
     std::vector<std::string> paths;
     for (const std::vector<std::string> &frame : frames)
       paths.push_back(frame[image]);
@@ -529,7 +547,8 @@ static bool bindImage(const arvr::Param &param, const std::string &path,
 /// (shared by the frames of a run of many), only the first one.
 bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
                 Bindings &bindings, std::string &error,
-                std::atomic<bool> *noted = nullptr) {
+                std::atomic<bool> *noted = nullptr,
+                VideoInputs *videos = nullptr, bool *ended = nullptr) {
   std::vector<std::string> imageNames;
   for (const arvr::Param &param : kernel.params)
     if (param.type.isImage)
@@ -579,6 +598,26 @@ bool bindParams(const arvr::KernelDecl &kernel, const RunArgs &args,
   // planes) per NV12 frame.
   size_t nextImage = 0;
   for (const arvr::Param &param : kernel.params) {
+    // A video's next frame, in the parameter's frame type.
+    VideoReader *video =
+        param.type.isImage && videos && nextImage < videos->size()
+            ? (*videos)[nextImage].get()
+            : nullptr;
+    if (video) {
+      ++nextImage;
+      ArgValue value, chroma;
+      value.isImage = chroma.isImage = true;
+      if (!video->read(value.image, param.type.isNv12 ? &chroma.image : nullptr,
+                       error)) {
+        if (ended && error.empty())
+          *ended = true;
+        return false;
+      }
+      bindings.args.push_back(std::move(value));
+      if (param.type.isNv12)
+        bindings.args.push_back(std::move(chroma));
+      continue;
+    }
     if (param.type.isNv12) {
       const std::string &path = args.images[nextImage++];
       ArgValue luma, chroma;
@@ -771,6 +810,9 @@ struct Frame {
   std::vector<std::string> outputPaths;
   std::string error;
   double seconds = 0; ///< Reading and preparing it.
+  /// There is no such frame: an input (a video, a pattern's files, or
+  /// --frames) ended before it.
+  bool ended = false;
 };
 
 /// Where the frames of a run come from, and what each must satisfy.
@@ -785,8 +827,19 @@ struct FrameSource {
   /// The kernel's launch plan, as the runtime reads it: output sizes and
   /// checks.
   const arvr::runtime::Plan &plan;
+  VideoInputs &videos;
+  bool videoOutputs; ///< Each -o a video, written frame after frame.
+  bool patterned;    ///< Some -i is a pattern (`frames` its files).
   /// Whether a note on how an image file was read was printed (once).
   std::atomic<bool> noted{false};
+
+  /// How many frames the run will have: exact for files, the containers'
+  /// count for videos (-1 when none says), --frames at most.
+  int64_t expectedFrames() const;
+  /// Frames a second of video outputs.
+  double outputFps() const;
+  /// Where the outputs go, for progress and the summary.
+  std::string destination() const;
 
   Frame read(size_t f);
   /// Frame `f`'s outputs, sized by the kernel's own arithmetic on the bound
@@ -794,17 +847,66 @@ struct FrameSource {
   bool sizeOutputs(Bindings &bindings, std::string &error);
 };
 
+int64_t FrameSource::expectedFrames() const {
+  int64_t count = patterned ? int64_t(frames.size()) : -1;
+  for (const auto &video : videos)
+    if (video && video->info().frames >= 0)
+      count = count < 0 ? video->info().frames
+                        : std::min(count, video->info().frames);
+  if (count < 0 && llvm::none_of(videos, [](const auto &v) { return !!v; }))
+    count = 1;
+  if (args.maxFrames > 0)
+    count = count < 0 ? -1 : std::min(count, args.maxFrames);
+  return count;
+}
+
+double FrameSource::outputFps() const {
+  if (args.fps > 0)
+    return args.fps;
+  for (const auto &video : videos)
+    if (video && video->info().fps > 0)
+      return video->info().fps;
+  return 30;
+}
+
+std::string FrameSource::destination() const {
+  if (!videoOutputs)
+    return llvm::StringRef(folder).ends_with("/") ? folder : folder + "/";
+  std::string list;
+  for (const std::string &path : args.outputs)
+    list += (list.empty() ? "" : ", ") + path;
+  return list;
+}
+
+/// "dir/clip_000042.png" for frame 42 of the video `clip.mp4` (its
+/// outputs named as outputFor names those of an image).
+static std::string videoFrameName(const std::string &video, size_t f) {
+  std::string name = video.substr(video.find_last_of('/') + 1);
+  name = name.substr(0, name.find_last_of('.'));
+  char number[16];
+  std::snprintf(number, sizeof number, "_%06zu", f + 1);
+  return name + number + ".png";
+}
+
 Frame FrameSource::read(size_t f) {
   auto frameStart = std::chrono::steady_clock::now();
   Frame frame;
+  bool hasVideo = llvm::any_of(videos, [](const auto &v) { return !!v; });
+  if ((args.maxFrames > 0 && int64_t(f) >= args.maxFrames) ||
+      ((patterned || !hasVideo) && f >= frames.size())) {
+    frame.ended = true;
+    return frame;
+  }
   RunArgs frameArgs = args;
-  frameArgs.images = frames[f];
+  frameArgs.images = frames[patterned ? f : 0];
   frame.outputPaths = args.outputs;
-  if (batch) {
+  if (batch && !videoOutputs) {
     frame.outputPaths.clear();
+    std::string name = videos[namer]
+                           ? videoFrameName(frameArgs.images[namer], f)
+                           : frameArgs.images[namer];
     for (size_t o = 0; o < kernel.outputs.size(); ++o)
-      frame.outputPaths.push_back(
-          outputFor(folder, frames[f][namer], kernel, o));
+      frame.outputPaths.push_back(outputFor(folder, name, kernel, o));
   }
   Bindings &bindings = frame.bindings;
   std::string &error = frame.error;
@@ -814,16 +916,17 @@ Frame FrameSource::read(size_t f) {
                         .count();
     return std::move(frame);
   };
-  if (!bindParams(kernel, frameArgs, bindings, error,
-                  frames.size() > 1 ? &noted : nullptr) ||
+  if (!bindParams(kernel, frameArgs, bindings, error, batch ? &noted : nullptr,
+                  &videos, &frame.ended) ||
       !checkKnownChannels(channels, bindings, error) ||
       !sizeOutputs(bindings, error))
     return done();
   // Every output can be written where asked, before any is: a run writes
   // all its outputs or none.
-  for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
-    if (!checkOutputPath(path, image.elementBytes, image.channels, error))
-      return done();
+  if (!videoOutputs)
+    for (auto [path, image] : llvm::zip(frame.outputPaths, bindings.outputs))
+      if (!checkOutputPath(path, image.elementBytes, image.channels, error))
+        return done();
   return done();
 }
 
@@ -896,31 +999,6 @@ static bool runPlan(Compilation &compilation, const arvr::KernelDecl &kernel,
   return false;
 }
 
-/// The line a run of many frames ends with: frames a second, and where
-/// each frame's time went.
-static void printSummary(size_t count, const std::string &folder,
-                         const CudaDriver *driver, const RunTimes *gpuTimes,
-                         double total, double compileSeconds, double runSeconds,
-                         double ioSeconds, const char *cached) {
-  double n = static_cast<double>(count);
-  std::string split =
-      gpuTimes ? llvm::formatv(" ({0:F2} copying in, {1:F2} in kernels, "
-                               "{2:F2} copying out)",
-                               1e3 * gpuTimes->upload / n,
-                               1e3 * gpuTimes->kernels / n,
-                               1e3 * gpuTimes->download / n)
-                     .str()
-               : std::string();
-  llvm::outs() << llvm::formatv(
-      "arvrc: {0} frames to {1}/ on {2}: {3:F1} frames/s "
-      "(compile {4:F2} s once{7}; per frame {5:F2} ms running{8}, {6:F2} ms "
-      "reading and writing files, overlapped with running)\n",
-      count, folder,
-      driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
-      total > 0 ? n / total : 0.0, compileSeconds, 1e3 * runSeconds / n,
-      1e3 * ioSeconds / n, cached, split);
-}
-
 /// The frames of a run, from reading to writing: each frame read ahead on
 /// another thread (FrameSource), run, and its outputs written on another
 /// thread, after the previous frame's. On the GPU, batches of frames take
@@ -942,8 +1020,9 @@ public:
   /// already being written finished.
   bool run();
 
-  double runSeconds = 0, ioSeconds = 0;
+  double runSeconds = 0, readSeconds = 0, writeSeconds = 0;
   RunTimes gpuTimes;
+  size_t framesRun = 0;
 
 private:
   struct Written {
@@ -978,13 +1057,21 @@ private:
   std::deque<std::pair<size_t, Batch>> inFlight;
   Batch pending;
   size_t submitted = 0;
+  /// Each output's video, opened with its first frame (on the writing
+  /// thread, as every write to it).
+  std::vector<std::unique_ptr<VideoWriter>> videos;
+  Clock::time_point started = Clock::now();
+  /// Ends the videos written (their files renamed into place) and says
+  /// what was written.
+  bool finishVideos();
+  void showProgress(size_t f);
 };
 
 bool FrameLoop::finishWriting() {
   if (!writing.valid())
     return true;
   Written written = writing.get();
-  ioSeconds += written.seconds;
+  writeSeconds += written.seconds;
   if (written.error.empty())
     return true;
   fail(written.error);
@@ -1000,22 +1087,32 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
                     std::to_string(image.height) + ", " +
                     std::to_string(image.channels) + " channel" +
                     (image.channels == 1 ? "" : "s"));
-  writing = std::async(
-      std::launch::async,
-      [level = args.pngLevel, quality = args.jpegQuality](
-          std::vector<std::string> paths, std::vector<Image> images) {
-        Clock::time_point start = Clock::now();
-        Written written;
-        for (auto [path, image] : llvm::zip(paths, images))
-          if (!writeImage(path, image, written.error, level, quality))
-            break;
-        written.seconds = seconds(Clock::now() - start);
-        return written;
-      },
-      frame.outputPaths, std::move(frame.bindings.outputs));
+  auto write = [this, level = args.pngLevel, quality = args.jpegQuality](
+                   std::vector<std::string> paths, std::vector<Image> images) {
+    Clock::time_point start = Clock::now();
+    Written written;
+    std::string &error = written.error;
+    for (size_t o = 0; o < images.size() && error.empty(); ++o) {
+      if (!source.videoOutputs) {
+        writeImage(paths[o], images[o], error, level, quality);
+        continue;
+      }
+      if (videos.size() < images.size())
+        videos.resize(images.size());
+      if (!videos[o])
+        videos[o] = VideoWriter::open(paths[o], images[o], source.outputFps(),
+                                      args.crf, error);
+      if (videos[o])
+        videos[o]->write(images[o], error);
+    }
+    written.seconds = seconds(Clock::now() - start);
+    return written;
+  };
+  writing = std::async(std::launch::async, write, frame.outputPaths,
+                       std::move(frame.bindings.outputs));
+  ++framesRun;
   if (progress)
-    llvm::errs() << "\r[" << f + 1 << "/" << source.frames.size() << "] "
-                 << source.frames[f][source.namer] << "\x1b[K";
+    showProgress(f);
   if (source.batch)
     return true;
   if (!finishWriting())
@@ -1025,6 +1122,36 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
                  << (driver ? "cuda, " + driver->getDeviceName()
                             : std::string("cpu"))
                  << "\n";
+  return true;
+}
+
+void FrameLoop::showProgress(size_t f) {
+  double elapsed = seconds(Clock::now() - started);
+  double fps = elapsed > 0 ? (f + 1) / elapsed : 0;
+  int64_t expected = source.expectedFrames();
+  std::string total = expected > 0 ? std::to_string(expected) : "?";
+  std::string eta;
+  if (expected > int64_t(f + 1) && fps > 0)
+    eta = llvm::formatv(", {0:F0} s left", (expected - int64_t(f + 1)) / fps);
+  llvm::errs() << llvm::formatv("\r[{0}/{1}] {2:F1} frames/s{3}", f + 1, total,
+                                fps, eta)
+               << "\x1b[K";
+}
+
+bool FrameLoop::finishVideos() {
+  for (size_t o = 0; o < videos.size(); ++o) {
+    std::string error;
+    if (!videos[o] || videos[o]->finish(error))
+      continue;
+    fail(error);
+    return false;
+  }
+  for (size_t o = 0; o < videos.size(); ++o)
+    if (videos[o])
+      llvm::outs() << "arvrc: wrote " << args.outputs[o] << " ("
+                   << videos[o]->getFrames() << " frame"
+                   << (videos[o]->getFrames() == 1 ? "" : "s") << ", "
+                   << videos[o]->describe() << ")\n";
   return true;
 }
 
@@ -1075,7 +1202,7 @@ bool FrameLoop::onGpu(size_t f, Frame &frame) {
       !submitPending())
     return false;
   pending.emplace_back(f, std::move(frame));
-  return f + 1 < source.frames.size() || submitPending();
+  return true;
 }
 
 bool FrameLoop::onCpu(size_t f, Frame &frame) {
@@ -1113,9 +1240,12 @@ bool FrameLoop::run() {
   }
   auto prepare = [this](size_t f) { return source.read(f); };
   std::future<Frame> next = std::async(std::launch::async, prepare, 0);
-  for (size_t f = 0; f < source.frames.size(); ++f) {
+  for (size_t f = 0;; ++f) {
     Frame frame = next.get();
-    ioSeconds += frame.seconds;
+    readSeconds += frame.seconds;
+    if (frame.ended && f == 0)
+      frame.error = source.args.images[source.namer] + ": holds no frames" +
+                    (source.args.start > 0 ? " from --start on" : "");
     if (!frame.error.empty()) {
       if (gpu && !submitPending())
         return false;
@@ -1125,11 +1255,16 @@ bool FrameLoop::run() {
       fail(frame.error);
       return false;
     }
-    if (f + 1 < source.frames.size())
-      next = std::async(std::launch::async, prepare, f + 1);
-    if (!(gpu ? onGpu(f, frame) : onCpu(f, frame)))
+    if (frame.ended)
+      break;
+    next = std::async(std::launch::async, prepare, f + 1);
+    if (!(gpu ? onGpu(f, frame) : onCpu(f, frame))) {
+      next.wait();
       return false;
+    }
   }
+  if (gpu && !submitPending())
+    return false;
   while (!inFlight.empty())
     if (!finishOldest())
       return false;
@@ -1137,16 +1272,71 @@ bool FrameLoop::run() {
     return false;
   if (progress)
     llvm::errs() << "\n";
+  return finishVideos();
+}
+
+/// Whether -i `path` is read as a video: by its extension (isVideoPath),
+/// or a raw .nv12 file holding more than one frame (of the size that
+/// --frame-size or its name gives).
+static bool isVideoInput(const std::string &path, const RunArgs &args) {
+  if (isVideoPath(path))
+    return true;
+  int width = 0, height = 0;
+  std::string error;
+  return llvm::StringRef(path).ends_with_insensitive(".nv12") &&
+         nv12FrameSize(path, args.frameSize, width, height, error) &&
+         nv12FramesIn(path, width, height) > 1;
+}
+
+/// The videos among the -i of `args` opened, each to decode to its
+/// parameter's frame type: NV12 for an nv12 parameter, else its channels
+/// (RGB when it does not say) and element size. False (reported) if one
+/// cannot be opened or its parameter cannot take video frames.
+static bool openVideoInputs(const arvr::KernelDecl &kernel, const RunArgs &args,
+                            VideoInputs &videos) {
+  videos.clear();
+  videos.resize(args.images.size());
+  size_t image = 0;
+  for (const arvr::Param &param : kernel.params) {
+    if (!param.type.isImage || image >= args.images.size())
+      continue;
+    const std::string &path = args.images[image++];
+    if (!isVideoInput(path, args))
+      continue;
+    VideoFrameType type;
+    type.nv12 = param.type.isNv12;
+    type.channels = param.type.channels ? param.type.channels : 3;
+    type.elementBytes = param.type.scalar == arvr::ScalarType::U16 ? 2 : 1;
+    if (!type.nv12 &&
+        (param.type.scalar == arvr::ScalarType::F32 || type.channels == 2)) {
+      fail(path +
+           ": video frames are u8 or u16 grey, RGB or RGBA, but "
+           "parameter '" +
+           param.name + "' is " + param.type.str());
+      return false;
+    }
+    int rawWidth = 0, rawHeight = 0;
+    std::string error;
+    if (llvm::StringRef(path).ends_with_insensitive(".nv12") &&
+        !nv12FrameSize(path, args.frameSize, rawWidth, rawHeight, error))
+      return fail(error), false;
+    videos[image - 1] = VideoReader::open(path, type, rawWidth, rawHeight,
+                                          args.fps, args.start, error);
+    if (!videos[image - 1])
+      return fail(error), false;
+  }
   return true;
 }
 
 /// The frames of `args` (an -i that is a pattern names many, read in step
-/// with the others; `namer` the one that names the outputs, `batch` whether
-/// there are many) and where their outputs go; false (reported) if the
+/// with the others and with the videos of `videos`; `namer` the one that
+/// names the outputs, `batch` whether there are many) and where their
+/// outputs go (`videoOutputs`: each -o a video); false (reported) if the
 /// -o do not fit the kernel or the folder cannot be made.
 static bool planFrames(const RunArgs &args, const arvr::KernelDecl &kernel,
+                       const VideoInputs &videos,
                        std::vector<std::vector<std::string>> &frames,
-                       size_t &namer, bool &batch) {
+                       size_t &namer, bool &batch, bool &videoOutputs) {
   auto refuse = [](const std::string &message) {
     fail(message);
     return false;
@@ -1154,12 +1344,29 @@ static bool planFrames(const RunArgs &args, const arvr::KernelDecl &kernel,
   std::string frameError;
   if (!frameInputs(args.images, frames, namer, frameError))
     return refuse(frameError);
+  for (size_t i = 0; i < videos.size() && i < namer; ++i)
+    if (videos[i])
+      namer = i;
   batch = namer < args.images.size();
+  if (args.start > 0 &&
+      llvm::none_of(videos, [](const auto &v) { return v != nullptr; }))
+    return refuse("--start selects a time in a video, but no -i is one");
+  videoOutputs = llvm::all_of(args.outputs, [](const std::string &path) {
+    return isVideoOutputPath(path);
+  });
+  bool someVideo = llvm::any_of(args.outputs, [](const std::string &path) {
+    return isVideoOutputPath(path);
+  });
   const std::string &folder = args.outputs.front();
-  if (batch) {
+  if (someVideo && !videoOutputs)
+    return refuse("the -o are videos and images together: give one video "
+                  "per output of the kernel, or image files (a folder for "
+                  "many frames)");
+  if (batch && !videoOutputs) {
     if (args.outputs.size() != 1)
       return refuse("-i '" + args.images[namer] +
-                    "' names several frames: give one -o, the output folder");
+                    "' names several frames: give one -o, the output "
+                    "folder, or one video per output of the kernel");
     if (llvm::sys::fs::exists(folder) && !llvm::sys::fs::is_directory(folder))
       return refuse(folder + ": is not a folder, but -i '" +
                     args.images[namer] + "' names several frames");
@@ -1176,6 +1383,33 @@ static bool planFrames(const RunArgs &args, const arvr::KernelDecl &kernel,
                   (args.outputs.size() == 1 ? "was" : "were") + " given");
   }
   return true;
+}
+
+/// The line a run of many frames ends with: frames a second, and where
+/// each frame's time went: reading (decoding), running (on the GPU split
+/// into copies and kernels), writing (encoding); the three overlap.
+static void printSummary(size_t count, const std::string &destination,
+                         const CudaDriver *driver, const RunTimes *gpuTimes,
+                         double total, double compileSeconds,
+                         const FrameLoop &loop, const char *cached) {
+  double n = static_cast<double>(count);
+  std::string split =
+      gpuTimes ? llvm::formatv(" ({0:F2} copying in, {1:F2} in kernels, "
+                               "{2:F2} copying out)",
+                               1e3 * gpuTimes->upload / n,
+                               1e3 * gpuTimes->kernels / n,
+                               1e3 * gpuTimes->download / n)
+                     .str()
+               : std::string();
+  llvm::outs() << llvm::formatv(
+      "arvrc: {0} frames to {1} on {2}: {3:F1} frames/s "
+      "(compile {4:F2} s once{5}; per frame {6:F2} ms reading, {7:F2} ms "
+      "running{8}, {9:F2} ms writing, overlapped)\n",
+      count, destination,
+      driver ? "cuda, " + driver->getDeviceName() : std::string("cpu"),
+      total > 0 ? n / total : 0.0, compileSeconds, cached,
+      1e3 * loop.readSeconds / n, 1e3 * loop.runSeconds / n, split,
+      1e3 * loop.writeSeconds / n);
 }
 
 int runRun(const RunArgs &args) {
@@ -1199,9 +1433,12 @@ int runRun(const RunArgs &args) {
 
   std::vector<std::vector<std::string>> frames;
   size_t namer = 0;
-  bool batch = false;
-  if (!planFrames(args, *kernel, frames, namer, batch))
+  bool batch = false, videoOutputs = false;
+  VideoInputs videos;
+  if (!openVideoInputs(*kernel, args, videos) ||
+      !planFrames(args, *kernel, videos, frames, namer, batch, videoOutputs))
     return kExitError;
+  bool patterned = llvm::any_of(args.images, isPattern);
   // The target: the GPU when asked for or, with auto, when there is one.
   std::unique_ptr<CudaDriver> driver;
   if (!openTarget(args, driver))
@@ -1217,7 +1454,7 @@ int runRun(const RunArgs &args) {
   options.specialize = knownScalars(*kernel, args.params);
   // Images' channel counts, from the files' headers.
   std::vector<std::pair<size_t, std::string>> channels =
-      knownChannels(*kernel, args, frames);
+      knownChannels(*kernel, args, frames, videos);
   for (const auto &[argument, value] : channels)
     options.specialize.push_back(value);
   options.fastMath = args.fastMath;
@@ -1244,17 +1481,16 @@ int runRun(const RunArgs &args) {
         std::make_unique<CudaKernels>(planText, ptx, plan.batchGridZ, *driver);
 
   const std::string &folder = args.outputs.front();
-  FrameSource source{args,   frames,  namer,    batch,
-                     folder, *kernel, channels, plan};
+  FrameSource source{args,     frames, namer,  batch,        folder,   *kernel,
+                     channels, plan,   videos, videoOutputs, patterned};
   Clock::time_point loopStart = Clock::now();
   FrameLoop loop(args, source, driver.get(), gpu.get(), cpu.get(), planText);
   if (!loop.run())
     return kExitError;
   if (batch)
-    printSummary(frames.size(), folder, driver.get(),
+    printSummary(loop.framesRun, source.destination(), driver.get(),
                  gpu ? &loop.gpuTimes : nullptr,
-                 seconds(Clock::now() - loopStart), seconds(compileTime),
-                 loop.runSeconds, loop.ioSeconds,
+                 seconds(Clock::now() - loopStart), seconds(compileTime), loop,
                  !compilation.wasCached() ? ""
                  : cpu && cpu->fromObjectCache()
                      ? ", from the compile cache, machine code too"
@@ -1525,12 +1761,16 @@ static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
   runCmd->add_option("file", run.input, ".arvr source file")->required();
   runCmd
       ->add_option("-i,--input", run.images,
-                   "Input image, one per image parameter, in order")
+                   "Input image, one per image parameter, in order: a "
+                   "file, a pattern ('frames/*.png') or a video (.mp4, "
+                   ".mkv, .mov, .avi, .webm, .y4m, a raw .nv12 stream)")
       ->required();
   runCmd
       ->add_option("-o,--output", run.outputs,
-                   "Output image (.png, .jpg, .bmp, .ppm, .pgm), one per "
-                   "output of the kernel, in order; a folder for many frames")
+                   "Output image (.png, .jpg, .bmp, .ppm, .pgm) or video "
+                   "(.mp4, .mkv, .mov, .avi: H.264; .y4m; .nv12: raw), one "
+                   "per output of the kernel, in order; for many frames, "
+                   "videos or a folder of images")
       ->required();
   runCmd->add_option("-p,--param", run.params,
                      "Scalar parameter, name=value (repeatable)");
@@ -1543,6 +1783,26 @@ static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
   runCmd->add_option("--frame-size", run.frameSize,
                      "Size of raw NV12 frames, WxH (else from their name, "
                      "e.g. frame_1920x1080.nv12)");
+  runCmd
+      ->add_option("--frames", run.maxFrames,
+                   "Many frames: run at most this many (of a video, from "
+                   "--start)")
+      ->check(CLI::PositiveNumber);
+  runCmd
+      ->add_option("--start", run.start,
+                   "Start this many seconds into the input videos (the "
+                   "first frame at or after it)")
+      ->check(CLI::NonNegativeNumber);
+  runCmd
+      ->add_option("--fps", run.fps,
+                   "Frames a second of video outputs (default: the input "
+                   "video's, else 30) and of raw .nv12 inputs (default 30)")
+      ->check(CLI::PositiveNumber);
+  runCmd
+      ->add_option("--crf", run.crf,
+                   "H.264 quality of video outputs: 0 (lossless) to 51 "
+                   "(worst); default 18")
+      ->check(CLI::Range(0, 51));
   runCmd->add_option("--kernel", run.kernel,
                      "Kernel to run, when the file has several");
   runCmd->add_option("--chip", run.chip, "GPU architecture (default sm_90)")
@@ -1573,7 +1833,9 @@ static CLI::App *addRunCommand(CLI::App &app, RunArgs &run) {
   runCmd->footer(
       "Examples:\n  arvrc run examples/brightness_contrast.arvr -i photo.jpg "
       "-o out.png --param gain=1.3\n"
-      "  arvrc run examples/gaussian_blur.arvr -i 'frames/*.png' -o blurred/");
+      "  arvrc run examples/gaussian_blur.arvr -i 'frames/*.png' -o blurred/\n"
+      "  arvrc run examples/nv12_to_rgb.arvr -i clip.mp4 -o rgb.mp4 "
+      "--frames 300");
   return runCmd;
 }
 

@@ -8,7 +8,7 @@ cd "$root"
 
 cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
   -DARVRC_STATIC=ON -DARVRC_BUILD_TESTS=OFF >/dev/null
-ninja -C build-static -j2 arvrc arvr_runtime
+ninja -C build-static -j2 arvrc arvr_runtime arvr_video
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -19,6 +19,10 @@ strip -o "$bundle/bin/arvrc" build-static/bin/arvrc
 mkdir -p "$bundle/lib" "$bundle/include" "$bundle/tests/runtime"
 strip --strip-unneeded -o "$bundle/lib/libarvr_runtime.so.1" build-static/runtime/libarvr_runtime.so.1
 cp -r runtime/include/arvr "$bundle/include/"
+# The video module; FFmpeg's libraries travel apart
+# (scripts/pack-ffmpeg-libs.sh), unpacked into lib/arvrc/ where needed.
+mkdir -p "$bundle/lib/arvrc"
+strip --strip-unneeded -o "$bundle/lib/arvrc/libarvr_video.so" build-static/lib/arvrc/libarvr_video.so
 cp tests/runtime/gpu_run.cpp "$bundle/tests/runtime/"
 cp -r examples "$bundle/"
 cp -r tests/data tests/golden "$bundle/tests/"

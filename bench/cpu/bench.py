@@ -58,7 +58,7 @@ def arvrc_ms(arvrc, kernel_file, frame_globs, out_dir, params, runs):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"cpu bench: {' '.join(command)} failed:\n{result.stderr}")
-    found = re.search(r"per frame ([0-9.]+) ms running", result.stdout)
+    found = re.search(r"ms reading, ([0-9.]+) ms running", result.stdout)
     if not found:
         sys.exit(f"cpu bench: no running time in:\n{result.stdout}")
     return float(found.group(1))
