@@ -1034,7 +1034,9 @@ private:
   static double seconds(Clock::duration d) {
     return std::chrono::duration<double>(d).count();
   }
-  bool finishWriting();
+  /// Waits for the writes in flight until at most `keep` are; false
+  /// (reported) if one failed.
+  bool finishWriting(size_t keep = 0);
   bool hand(size_t f, Frame &frame);
   bool finishOldest();
   bool submitPending();
@@ -1051,7 +1053,9 @@ private:
   const std::string &planText;
   bool progress;
   std::string error;
-  std::future<Written> writing;
+  /// Frames' outputs being written, oldest first: images several at once,
+  /// a video's frames each after the one before.
+  std::deque<std::shared_future<Written>> writing;
   std::shared_ptr<CudaSlot> slots[2];
   size_t maxBatch = 1;
   std::deque<std::pair<size_t, Batch>> inFlight;
@@ -1067,19 +1071,33 @@ private:
   void showProgress(size_t f);
 };
 
-bool FrameLoop::finishWriting() {
-  if (!writing.valid())
-    return true;
-  Written written = writing.get();
-  writeSeconds += written.seconds;
-  if (written.error.empty())
-    return true;
-  fail(written.error);
-  return false;
+bool FrameLoop::finishWriting(size_t keep) {
+  while (writing.size() > keep) {
+    Written written = writing.front().get();
+    writing.pop_front();
+    writeSeconds += written.seconds;
+    if (written.error.empty())
+      continue;
+    for (auto &other : writing)
+      other.wait();
+    writing.clear();
+    fail(written.error);
+    return false;
+  }
+  return true;
+}
+
+/// How many frames' outputs may be being written at once: up to 8, at most
+/// 512 MiB of them.
+static size_t writeDepth(const std::vector<Image> &outputs) {
+  size_t bytes = 1;
+  for (const Image &image : outputs)
+    bytes += image.bytes();
+  return std::clamp<size_t>((size_t(512) << 20) / bytes, 1, 8);
 }
 
 bool FrameLoop::hand(size_t f, Frame &frame) {
-  if (!finishWriting())
+  if (!finishWriting(writeDepth(frame.bindings.outputs) - 1))
     return false;
   std::vector<std::string> sizes;
   for (const Image &image : frame.bindings.outputs)
@@ -1087,10 +1105,18 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
                     std::to_string(image.height) + ", " +
                     std::to_string(image.channels) + " channel" +
                     (image.channels == 1 ? "" : "s"));
-  auto write = [this, level = args.pngLevel, quality = args.jpegQuality](
-                   std::vector<std::string> paths, std::vector<Image> images) {
-    Clock::time_point start = Clock::now();
+  // A video's frames are encoded in order: each write waits for the one
+  // before (and is skipped if that one failed, which says why).
+  std::shared_future<Written> previous;
+  if (source.videoOutputs && !writing.empty())
+    previous = writing.back();
+  auto write = [this, level = args.pngLevel, quality = args.jpegQuality,
+                previous](std::vector<std::string> paths,
+                          std::vector<Image> images) {
     Written written;
+    if (previous.valid() && !previous.get().error.empty())
+      return written;
+    Clock::time_point start = Clock::now();
     std::string &error = written.error;
     for (size_t o = 0; o < images.size() && error.empty(); ++o) {
       if (!source.videoOutputs) {
@@ -1108,8 +1134,9 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
     written.seconds = seconds(Clock::now() - start);
     return written;
   };
-  writing = std::async(std::launch::async, write, frame.outputPaths,
-                       std::move(frame.bindings.outputs));
+  writing.push_back(std::async(std::launch::async, write, frame.outputPaths,
+                               std::move(frame.bindings.outputs))
+                        .share());
   ++framesRun;
   if (progress)
     showProgress(f);
