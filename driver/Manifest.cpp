@@ -479,6 +479,12 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
     if (arg.image)
       object["channels"] =
           arg.channels ? json::Value(*arg.channels) : json::Value(nullptr);
+    else if (arg.defaultValue && arg.type == "i1")
+      object["default"] = *arg.defaultValue != 0;
+    else if (arg.defaultValue && arg.type == "i32")
+      object["default"] = static_cast<int64_t>(*arg.defaultValue);
+    else if (arg.defaultValue)
+      object["default"] = *arg.defaultValue;
     arguments.push_back(std::move(object));
   }
   for (const LaunchPlan::Definition &def : plan.definitions) {

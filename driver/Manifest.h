@@ -42,6 +42,8 @@ struct LaunchPlan {
     bool image;                      ///< Else a scalar.
     std::string type;                ///< u8, u16, i32, f32, i1.
     std::optional<int64_t> channels; ///< Images: null when any.
+    /// Scalars: the kernel's default value, if it has one.
+    std::optional<double> defaultValue;
   };
   /// A value (`op` not empty) or a buffer (`op` empty), in the order a
   /// reader evaluates them.

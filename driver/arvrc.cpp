@@ -171,6 +171,8 @@ BoundedFunctions boundedFunctionsOf(const arvr::KernelDecl &kernel) {
   return bounded;
 }
 
+static void addScalarDefaults(const arvr::KernelDecl &kernel, LaunchPlan &plan);
+
 /// `arvrc build --target cpu --emit=obj`: the kernel's object file, its
 /// header and its plan (arguments, output sizes and checks, read from the
 /// kernel in the arvr dialect).
@@ -196,6 +198,7 @@ int buildCpuObject(const BuildArgs &args, Compilation &compilation,
                 "' does not take the plan's arguments");
   plan.cpuEntry = "arvr_cpu_" + kernel->name;
   plan.indexBits = 64;
+  addScalarDefaults(*kernel, plan);
   llvm::raw_string_ostream json(planJson);
   writeLaunchPlanJson(plan, json);
   if (!emitCpuObject(compilation.getModule(), kernel->name, planJson, args.cpu,
@@ -291,6 +294,7 @@ int runBuild(const BuildArgs &args) {
             std::string(llvm::sys::path::filename(args.output)),
             emit == Emit::Cubin, plan, error, boundedFunctionsOf(*kernel)))
       return error.empty() ? kExitError : fail(error);
+    addScalarDefaults(*kernel, plan);
     llvm::raw_string_ostream text(manifest), json(planJson);
     writeManifestText(plan, text);
     writeLaunchPlanJson(plan, json);
@@ -399,6 +403,27 @@ void evaluateDefault(const arvr::Param &param, ArgValue &value) {
     value.scalar.i32 = static_cast<int32_t>(sign * number);
   else
     value.scalar.boolean = number != 0;
+}
+
+/// The defaults of `kernel`'s scalar parameters into `plan`'s arguments of
+/// those names, for readers that bind what a caller leaves out (the Python
+/// module).
+static void addScalarDefaults(const arvr::KernelDecl &kernel,
+                              LaunchPlan &plan) {
+  for (LaunchPlan::Argument &arg : plan.arguments) {
+    auto param = llvm::find_if(kernel.params, [&](const arvr::Param &p) {
+      return p.name == arg.name && !p.type.isImage && p.defaultValue;
+    });
+    if (arg.image || arg.output || param == kernel.params.end())
+      continue;
+    ArgValue value;
+    evaluateDefault(*param, value);
+    arg.defaultValue = param->type.scalar == arvr::ScalarType::F32
+                           ? double(value.scalar.f32)
+                       : param->type.scalar == arvr::ScalarType::I32
+                           ? double(value.scalar.i32)
+                           : double(value.scalar.boolean);
+  }
 }
 
 /// The scalar parameters' values a run knows before any image is read (the
@@ -991,6 +1016,7 @@ static bool runPlan(Compilation &compilation, const arvr::KernelDecl &kernel,
     built.cpuEntry = "_mlir__mlir_ciface_" + kernel.name;
     built.indexBits = 64;
   }
+  addScalarDefaults(kernel, built);
   llvm::raw_string_ostream os(text);
   writeLaunchPlanJson(built, os);
   if (arvr::runtime::parsePlan(text, plan, error))

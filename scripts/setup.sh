@@ -10,6 +10,8 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libcli11-dev doctest-dev libstb-dev libpng-dev libzstd-dev zlib1g-dev
   libjpeg62-turbo-dev
+  # The Python module (python/): pybind11, and pytest for its tests.
+  pybind11-dev python3-dev python3-pytest
   # Video (libarvr_video.so): FFmpeg's libraries.
   pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   clang

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -563,6 +564,75 @@ arvr_status arvr_kernel_launch_info(arvr_kernel *kernel, int index,
           l.shared, info->registers, info->local_bytes, info->blocks_per_sm))
     return fail(ARVR_ERROR_CUDA, l.entry + ": " + kernel->cuda->getLastError());
   return ARVR_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Device memory for programs without CUDA of their own
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The process's driver for the functions below, opened on first use; null
+/// (error set) when there is no GPU.
+arvrc::CudaDriver *sharedDriver() {
+  static std::mutex mutex;
+  static std::unique_ptr<arvrc::CudaDriver> driver;
+  static std::string whyNot;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!driver && whyNot.empty())
+    driver = arvrc::CudaDriver::open(whyNot);
+  if (!driver)
+    fail(ARVR_ERROR_CUDA, whyNot);
+  return driver.get();
+}
+
+arvr_status driverResult(arvrc::CudaDriver *cuda, bool ok) {
+  return ok ? ARVR_OK : fail(ARVR_ERROR_CUDA, cuda->getLastError());
+}
+
+} // namespace
+
+arvr_status arvr_device_alloc(size_t bytes, uint64_t *device_ptr) {
+  if (!device_ptr || bytes == 0)
+    return fail(ARVR_ERROR_INVALID_ARGUMENT,
+                "arvr_device_alloc: no bytes, or a null result");
+  arvrc::CudaDriver *cuda = sharedDriver();
+  arvrc::DevicePtr ptr = 0;
+  if (!cuda || !cuda->allocate(bytes, ptr))
+    return cuda ? driverResult(cuda, false) : ARVR_ERROR_CUDA;
+  *device_ptr = ptr;
+  return ARVR_OK;
+}
+
+arvr_status arvr_device_free(uint64_t device_ptr) {
+  arvrc::CudaDriver *cuda = sharedDriver();
+  return cuda ? driverResult(cuda, cuda->free(device_ptr)) : ARVR_ERROR_CUDA;
+}
+
+arvr_status arvr_copy_to_device(uint64_t device_ptr, const void *host,
+                                size_t bytes, void *stream) {
+  arvrc::CudaDriver *cuda = sharedDriver();
+  if (!cuda)
+    return ARVR_ERROR_CUDA;
+  return driverResult(
+      cuda, cuda->copyToDeviceAsync(device_ptr, host, bytes, stream) &&
+                cuda->synchronizeStream(stream));
+}
+
+arvr_status arvr_copy_to_host(void *host, uint64_t device_ptr, size_t bytes,
+                              void *stream) {
+  arvrc::CudaDriver *cuda = sharedDriver();
+  if (!cuda)
+    return ARVR_ERROR_CUDA;
+  return driverResult(cuda,
+                      cuda->copyToHostAsync(host, device_ptr, bytes, stream) &&
+                          cuda->synchronizeStream(stream));
+}
+
+arvr_status arvr_stream_synchronize(void *stream) {
+  arvrc::CudaDriver *cuda = sharedDriver();
+  return cuda ? driverResult(cuda, cuda->synchronizeStream(stream))
+              : ARVR_ERROR_CUDA;
 }
 
 } // extern "C"

@@ -148,6 +148,20 @@ ARVR_API int arvr_kernel_num_launches(const arvr_kernel *kernel);
 ARVR_API arvr_status arvr_kernel_launch_info(arvr_kernel *kernel, int index,
                                              arvr_launch_info *info);
 
+/** Device memory and copies for a program without CUDA of its own (the
+ *  Python module), in GPU 0's primary context, made current on the calling
+ *  thread (where a framework such as PyTorch works too). The copies return
+ *  when done, after the work queued before them on `stream` (null: the
+ *  default stream). */
+ARVR_API arvr_status arvr_device_alloc(size_t bytes, uint64_t *device_ptr);
+ARVR_API arvr_status arvr_device_free(uint64_t device_ptr);
+ARVR_API arvr_status arvr_copy_to_device(uint64_t device_ptr, const void *host,
+                                         size_t bytes, void *stream);
+ARVR_API arvr_status arvr_copy_to_host(void *host, uint64_t device_ptr,
+                                       size_t bytes, void *stream);
+/** Waits for the work queued on `stream` (null: the default stream). */
+ARVR_API arvr_status arvr_stream_synchronize(void *stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
