@@ -187,14 +187,22 @@ PYBIND11_MODULE(_arvr, m) {
       .def("bind_scalar", &Kernel::bindScalar)
       .def("output_size", &Kernel::outputSize)
       .def("launch", &Kernel::launch);
-  m.def("device_alloc", [](size_t bytes) {
-    uint64_t ptr = 0;
-    check(arvr_device_alloc(bytes, &ptr), "cannot allocate GPU memory");
-    return ptr;
-  });
-  m.def("device_free", [](uint64_t ptr) {
-    check(arvr_device_free(ptr), "cannot free GPU memory");
-  });
+  m.def(
+      "device_alloc",
+      [](size_t bytes, uint64_t stream) {
+        uint64_t ptr = 0;
+        check(arvr_device_alloc(bytes, reinterpret_cast<void *>(stream), &ptr),
+              "cannot allocate GPU memory");
+        return ptr;
+      },
+      py::arg("bytes"), py::arg("stream") = 0);
+  m.def(
+      "device_free",
+      [](uint64_t ptr, uint64_t stream) {
+        check(arvr_device_free(ptr, reinterpret_cast<void *>(stream)),
+              "cannot free GPU memory");
+      },
+      py::arg("ptr"), py::arg("stream") = 0);
   m.def("copy_to_device", [](uint64_t dst, py::buffer src, uint64_t stream) {
     py::buffer_info info = src.request();
     size_t bytes = static_cast<size_t>(info.size * info.itemsize);

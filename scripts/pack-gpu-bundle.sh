@@ -31,6 +31,19 @@ cp tests/lit/Driver/Inputs/*.arvr tests/lit/Driver/Inputs/*.py "$bundle/tests/li
 cp tests/lit/Frontend/mlirgen-schedule.arvr tests/lit/Frontend/in-bounds.arvr "$bundle/tests/lit/Frontend/"
 cp -r bench/cuda bench/*.cu bench/*.cuh bench/*.sh bench/*.py "$bundle/bench/"
 cp scripts/gpu-tests.sh scripts/gpu-runtime-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
+# The Python module, for each interpreter named in ARVRC_BUNDLE_PYTHONS
+# (the GPU machine's version: its headers here, e.g. pyenv's 3.12), against
+# the bundle's runtime library.
+mkdir -p "$bundle/python/arvr" "$bundle/tests/python" "$bundle/examples/python"
+cp python/arvr/__init__.py python/arvr/__init__.pyi python/arvr/py.typed "$bundle/python/arvr/"
+cp tests/python/*.py "$bundle/tests/python/"
+for python in ${ARVRC_BUNDLE_PYTHONS:-}; do
+  include=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+  suffix=$("$python" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+  g++ -O2 -shared -fPIC -std=c++17 -fvisibility=hidden -I"$include" \
+    -Iruntime/include python/_arvr.cpp -o "$bundle/python/arvr/_arvr$suffix" \
+    "$bundle/lib/libarvr_runtime.so.1" -Wl,-rpath,'$ORIGIN/../../lib'
+done
 git rev-parse HEAD > "$bundle/COMMIT" 2>/dev/null || echo unknown > "$bundle/COMMIT"
 
 mkdir -p dist

@@ -126,16 +126,19 @@ class DeviceArray:
     last reference to it. Exposes `__cuda_array_interface__` and DLPack
     (`torch.from_dlpack(a)`), and `numpy()` copies it to the host."""
 
-    def __init__(self, shape, dtype):
+    def __init__(self, shape, dtype, stream=0):
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.nbytes = int(np.prod(self.shape)) * self.dtype.itemsize
-        self.ptr = _arvr.device_alloc(max(self.nbytes, 1))
+        # Stream-ordered: its memory is returned to the pool after the work
+        # queued on `stream` before the last reference goes.
+        self.stream = stream
+        self.ptr = _arvr.device_alloc(max(self.nbytes, 1), stream)
 
     def __del__(self):
         ptr, self.ptr = getattr(self, "ptr", 0), 0
         if ptr:
-            _arvr.device_free(ptr)
+            _arvr.device_free(ptr, self.stream)
 
     @property
     def __cuda_array_interface__(self):
@@ -144,8 +147,10 @@ class DeviceArray:
                 "stream": None}
 
     def __dlpack__(self, stream=None):
-        if stream not in (None, -1):
-            _arvr.synchronize(0)
+        # The consumer's stream may not be ours: the kernel is finished
+        # first (DLPack leaves the ordering to the producer).
+        if stream != -1:
+            _arvr.synchronize(self.stream)
         return _arvr.dlpack_capsule(self, self.ptr, list(self.shape),
                                     self.dtype.kind, self.dtype.itemsize * 8)
 
@@ -281,7 +286,8 @@ class Kernel:
                 continue
             address, (h, w, c) = _image(planes[name], name, arg, self.name)
             if cuda and not hasattr(planes[name], "__cuda_array_interface__"):
-                staged = DeviceArray(planes[name].shape, planes[name].dtype)
+                staged = DeviceArray(planes[name].shape, planes[name].dtype,
+                                     stream)
                 uploads.append((staged, planes[name]))
                 keep.append(staged)
                 address = staged.ptr
@@ -296,7 +302,8 @@ class Kernel:
             w, h, c = handle.output_size(index)
             shape = (h, w) if c == 1 else (h, w, c)
             dtype = _DTYPES[arg["type"]]
-            out = DeviceArray(shape, dtype) if cuda else np.empty(shape, dtype)
+            out = DeviceArray(shape, dtype, stream) if cuda else \
+                np.empty(shape, dtype)
             handle.bind_image(index, out.ptr if cuda else
                               out.__array_interface__["data"][0], w, h, c)
             results.append(out)

@@ -60,6 +60,10 @@ struct CudaDriver::Api {
                                                           int, size_t);
   CUresult (*cuMemAllocHost)(void **, size_t);
   CUresult (*cuMemFreeHost)(void *);
+  /// Stream-ordered allocation (CUDA 11.2 on); null where the driver lacks
+  /// it.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
@@ -130,6 +134,8 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &whyNot) {
       lookup(library, "cuEventElapsedTime", api.cuEventElapsedTime) &&
       lookup(library, "cuGetErrorName", api.cuGetErrorName) &&
       lookup(library, "cuGetErrorString", api.cuGetErrorString);
+  lookup(library, "cuMemAllocAsync", api.cuMemAllocAsync);
+  lookup(library, "cuMemFreeAsync", api.cuMemFreeAsync);
   if (!found) {
     whyNot = "the CUDA driver (libcuda.so.1) lacks an entry point arvrc "
              "needs; it is too old";
@@ -197,6 +203,19 @@ bool CudaDriver::allocate(size_t bytes, DevicePtr &ptr) {
 }
 bool CudaDriver::free(DevicePtr ptr) {
   return check(api->cuMemFree(ptr), "cuMemFree");
+}
+bool CudaDriver::allocateAsync(size_t bytes, DevicePtr &ptr, void *stream) {
+  if (!api->cuMemAllocAsync)
+    return allocate(bytes, ptr);
+  return check(api->cuMemAllocAsync(&ptr, bytes ? bytes : 1,
+                                    static_cast<CUstream>(stream)),
+               "cuMemAllocAsync");
+}
+bool CudaDriver::freeAsync(DevicePtr ptr, void *stream) {
+  if (!api->cuMemFreeAsync)
+    return free(ptr);
+  return check(api->cuMemFreeAsync(ptr, static_cast<CUstream>(stream)),
+               "cuMemFreeAsync");
 }
 bool CudaDriver::copyToDevice(DevicePtr dst, const void *src, size_t bytes) {
   return check(api->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");

@@ -36,6 +36,11 @@ public:
   /// Each call returns false and sets the last error on failure.
   bool allocate(size_t bytes, DevicePtr &ptr);
   bool free(DevicePtr ptr);
+  /// Stream-ordered: usable by work queued on `stream` after the call, and
+  /// freed once the work queued before the free is done (the plain
+  /// allocation and free where the driver has no memory pools).
+  bool allocateAsync(size_t bytes, DevicePtr &ptr, void *stream);
+  bool freeAsync(DevicePtr ptr, void *stream);
   bool copyToDevice(DevicePtr dst, const void *src, size_t bytes);
   bool copyToHost(void *dst, DevicePtr src, size_t bytes);
   /// Loads PTX (JIT-compiled by the driver for this device).

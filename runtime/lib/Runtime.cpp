@@ -592,21 +592,23 @@ arvr_status driverResult(arvrc::CudaDriver *cuda, bool ok) {
 
 } // namespace
 
-arvr_status arvr_device_alloc(size_t bytes, uint64_t *device_ptr) {
+arvr_status arvr_device_alloc(size_t bytes, void *stream,
+                              uint64_t *device_ptr) {
   if (!device_ptr || bytes == 0)
     return fail(ARVR_ERROR_INVALID_ARGUMENT,
                 "arvr_device_alloc: no bytes, or a null result");
   arvrc::CudaDriver *cuda = sharedDriver();
   arvrc::DevicePtr ptr = 0;
-  if (!cuda || !cuda->allocate(bytes, ptr))
+  if (!cuda || !cuda->allocateAsync(bytes, ptr, stream))
     return cuda ? driverResult(cuda, false) : ARVR_ERROR_CUDA;
   *device_ptr = ptr;
   return ARVR_OK;
 }
 
-arvr_status arvr_device_free(uint64_t device_ptr) {
+arvr_status arvr_device_free(uint64_t device_ptr, void *stream) {
   arvrc::CudaDriver *cuda = sharedDriver();
-  return cuda ? driverResult(cuda, cuda->free(device_ptr)) : ARVR_ERROR_CUDA;
+  return cuda ? driverResult(cuda, cuda->freeAsync(device_ptr, stream))
+              : ARVR_ERROR_CUDA;
 }
 
 arvr_status arvr_copy_to_device(uint64_t device_ptr, const void *host,

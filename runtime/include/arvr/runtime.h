@@ -150,11 +150,14 @@ ARVR_API arvr_status arvr_kernel_launch_info(arvr_kernel *kernel, int index,
 
 /** Device memory and copies for a program without CUDA of its own (the
  *  Python module), in GPU 0's primary context, made current on the calling
- *  thread (where a framework such as PyTorch works too). The copies return
- *  when done, after the work queued before them on `stream` (null: the
- *  default stream). */
-ARVR_API arvr_status arvr_device_alloc(size_t bytes, uint64_t *device_ptr);
-ARVR_API arvr_status arvr_device_free(uint64_t device_ptr);
+ *  thread (where a framework such as PyTorch works too). Memory is
+ *  stream-ordered: usable by work queued on `stream` (null: the default
+ *  stream) after the allocation, released once the work queued before the
+ *  free is done. The copies return when done, after the work queued
+ *  before them on `stream`. */
+ARVR_API arvr_status arvr_device_alloc(size_t bytes, void *stream,
+                                       uint64_t *device_ptr);
+ARVR_API arvr_status arvr_device_free(uint64_t device_ptr, void *stream);
 ARVR_API arvr_status arvr_copy_to_device(uint64_t device_ptr, const void *host,
                                          size_t bytes, void *stream);
 ARVR_API arvr_status arvr_copy_to_host(void *host, uint64_t device_ptr,
