@@ -166,15 +166,15 @@ class DeviceArray:
         return "DeviceArray(shape=%s, dtype=%s)" % (self.shape, self.dtype)
 
 
-def _current_stream(arrays):
+def _current_stream(interfaces):
     """The stream a call runs on: PyTorch's current stream when torch is in
-    use, else the stream the first array names, else the default one."""
+    use, else the stream the first array's interface names, else the
+    default one."""
     torch = sys.modules.get("torch")
-    if torch is not None and torch.cuda.is_available() and \
-            torch.cuda.is_initialized():
+    if torch is not None and torch.cuda.is_initialized():
         return torch.cuda.current_stream().cuda_stream
-    for a in arrays:
-        stream = a.__cuda_array_interface__.get("stream")
+    for interface in interfaces:
+        stream = interface.get("stream")
         if stream and stream not in (1, 2):
             return stream
     return 0
@@ -238,16 +238,18 @@ class Kernel:
             raise TypeError("%s: no image for %s" % (
                 self.name, ", ".join(repr(n) for n in missing)))
         planes = self._planes(given)
-        on_gpu = any(hasattr(a, "__cuda_array_interface__")
-                     for a in planes.values())
+        # Each CUDA array's interface, read once (a property that builds a
+        # dict each time: PyTorch's costs microseconds).
+        interfaces = {name: getattr(a, "__cuda_array_interface__", None)
+                      for name, a in planes.items()}
+        on_gpu = [i for i in interfaces.values() if i is not None]
         if on_gpu and self.target == "cpu":
             raise TypeError("%s was compiled for the CPU, but a CUDA array "
                             "was given; compile with target='cuda'"
                             % self.name)
         if stream is None:
-            stream = _current_stream([a for a in planes.values()
-                                      if hasattr(a, "__cuda_array_interface__")])
-        return self._run(planes, given, stream)
+            stream = _current_stream(on_gpu)
+        return self._run(planes, interfaces, given, stream)
 
     def _planes(self, given):
         """The array of each image argument of the plan, by its name."""
@@ -273,7 +275,7 @@ class Kernel:
             planes[name] = value
         return planes
 
-    def _run(self, planes, given, stream):
+    def _run(self, planes, interfaces, given, stream):
         handle, uploads, keep = self._handle, [], []
         cuda = self.target == "cuda"
         for index, arg in enumerate(self._args):
@@ -284,8 +286,9 @@ class Kernel:
                 handle.bind_scalar(index, arg["type"],
                                    self._scalar(arg, given.get(name)))
                 continue
-            address, (h, w, c) = _image(planes[name], name, arg, self.name)
-            if cuda and not hasattr(planes[name], "__cuda_array_interface__"):
+            address, (h, w, c) = _image(planes[name], interfaces[name], name,
+                                        arg, self.name)
+            if cuda and interfaces[name] is None:
                 staged = DeviceArray(planes[name].shape, planes[name].dtype,
                                      stream)
                 uploads.append((staged, planes[name]))
@@ -346,14 +349,13 @@ def _as_array(value, name):
     return value
 
 
-def _image(value, name, arg, kernel):
+def _image(value, interface, name, arg, kernel):
     """The address and (height, width, channels) of `value`, an image for
-    plan argument `arg`; TypeError or ValueError naming the parameter if it
+    plan argument `arg` (`interface`: its __cuda_array_interface__, or None
+    for a numpy array); TypeError or ValueError naming the parameter if it
     does not fit."""
-    value = _as_array(value, name)
     want = np.dtype(_DTYPES[arg["type"]])
-    if hasattr(value, "__cuda_array_interface__"):
-        interface = value.__cuda_array_interface__
+    if interface is not None:
         shape, dtype = tuple(interface["shape"]), np.dtype(interface["typestr"])
         strides = interface.get("strides")
         contiguous = strides is None or tuple(strides) == tuple(
@@ -361,6 +363,7 @@ def _image(value, name, arg, kernel):
             for i in range(len(shape)))
         address = interface["data"][0]
     else:
+        value = _as_array(value, name)
         shape, dtype = value.shape, value.dtype
         contiguous = value.flags["C_CONTIGUOUS"]
         address = value.__array_interface__["data"][0]

@@ -98,5 +98,27 @@ for name, kernel, tensor in (
     print("%-22s %8.1f us a call from Python (wall), %8.1f us of GPU time "
           "a call; overhead %.1f us" % (name, per_call, gpu,
                                         max(per_call - gpu, 0.0)))
+# Where a call's host time goes (64x64 NV12 frame on the GPU).
+small = torch.randint(0, 256, (96, 64), dtype=torch.uint8, device="cuda")
+kept = nv(small)  # keeps the output bound by the last call alive
+parts = {
+    "the whole call": lambda: nv(small),
+    "arvr_kernel_launch alone (bound)": lambda: nv._handle.launch(
+        torch.cuda.current_stream().cuda_stream),
+    "torch.cuda.current_stream()": lambda: torch.cuda.current_stream(),
+    "tensor.__cuda_array_interface__": lambda: small.__cuda_array_interface__,
+    "DeviceArray alloc + free": lambda: arvr.DeviceArray((64, 64, 3),
+                                                         np.uint8),
+}
+for what, fn in parts.items():
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(2000):
+        fn()
+    torch.cuda.synchronize()
+    print("  %-36s %7.1f us" % (what, (time.perf_counter() - start) / 2000
+                                * 1e6))
 print("all ok" if ok else "SOME FAILED")
 sys.exit(0 if ok else 1)
