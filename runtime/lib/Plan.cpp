@@ -544,6 +544,8 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
               "image '" + plan->arguments[arg.number].name + "' is not bound";
           return false;
         }
+        r.imageWords.push_back(
+            {static_cast<unsigned>(r.storage.size()), arg.number});
         memref(b.address, b.shape);
       } else if (arg.kind == Operand::Argument) {
         r.storage.push_back(bindings[arg.number].scalarBits);

@@ -105,6 +105,10 @@ struct ResolvedLaunch {
   unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0}, shared = 0;
   std::vector<uint64_t> storage;
   std::vector<unsigned> sizes;
+  /// Where each bound image's address is in `storage` (its descriptor's
+  /// allocated and aligned pointers, at `word` and `word` + 1): (word,
+  /// argument), so that a rebinding that only moves images patches them.
+  std::vector<std::pair<unsigned, unsigned>> imageWords;
 };
 
 /// The plan's values for bound arguments (one Binding per argument; the

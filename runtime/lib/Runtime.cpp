@@ -48,6 +48,9 @@ struct arvr_kernel {
   std::vector<ResolvedLaunch> resolved;
   int resolvedFrames = 0;
   bool dirty = true;
+  /// Only images' addresses changed since the launches were resolved (the
+  /// same shapes): the launches are patched, not resolved again.
+  bool moved = false;
 };
 
 namespace {
@@ -91,6 +94,8 @@ arvr_status bindScalar(arvr_kernel *kernel, int index, const char *type,
                 std::string(what) + ": argument '" + arg.name + "' is " +
                     arg.type + ", not " + type);
   Binding &b = kernel->bindings[index];
+  if (b.bound && b.scalarBits == bits)
+    return ARVR_OK; // The same value: the launches stand.
   b.bound = true;
   b.scalarBits = bits;
   kernel->dirty = true;
@@ -174,7 +179,7 @@ arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
   std::vector<Descriptor> descriptors(n);
   std::vector<void *> descriptorPtrs(n);
   std::vector<void *> args;
-  int64_t rows = 0;
+  int64_t rows = 0, columns = 0;
   for (size_t a = 0; a < n; ++a) {
     const Binding &b = bindings[a];
     if (!k->plan.arguments[a].image) {
@@ -189,18 +194,26 @@ arvr_status runCpu(arvr_kernel *k, const std::vector<Binding> &bindings) {
                       {b.shape[1] * b.shape[2], b.shape[2], 1}};
     descriptorPtrs[a] = &descriptors[a];
     args.push_back(&descriptorPtrs[a]);
-    if (k->plan.arguments[a].output)
+    if (k->plan.arguments[a].output) {
       rows = std::max(rows, b.shape[0]);
+      columns = std::max(columns, b.shape[1]);
+    }
   }
   size_t outputs = 0;
   for (const PlanArgument &arg : k->plan.arguments)
     outputs += arg.output;
-  int64_t hardware = std::max<int64_t>(std::thread::hardware_concurrency(), 1);
+  // Read once (glibc reads /sys for it).
+  static const int64_t hardware =
+      std::max<int64_t>(std::thread::hardware_concurrency(), 1);
   int64_t perThread = std::max<int64_t>((rows + hardware - 1) / hardware, 1);
   int64_t bandRows = std::clamp<int64_t>(
       perThread, 1, k->plan.cpuBandRows ? k->plan.cpuBandRows : perThread);
   int64_t numBands = std::max<int64_t>(1, (rows + bandRows - 1) / bandRows);
-  int64_t threads = std::min(hardware, numBands);
+  // A thread for each 64K pixels at most: starting one costs tens of
+  // microseconds, more than a small frame's work. The bands are the same.
+  int64_t threads =
+      std::min({hardware, numBands,
+                std::max<int64_t>(rows * columns / (int64_t(1) << 16), 1)});
   std::atomic<int64_t> next{0};
   auto work = [&] {
     for (int64_t b; (b = next++) < numBands;) {
@@ -255,8 +268,15 @@ arvr_status resolveLaunches(arvr_kernel *k,
 /// The launches of `k`'s own bindings for `frames` stacked frames,
 /// resolved again only when a binding or the frame count changed.
 arvr_status prepareResolved(arvr_kernel *k, int frames) {
-  if (!k->dirty && k->resolvedFrames == frames)
+  if (!k->dirty && k->resolvedFrames == frames) {
+    if (k->moved)
+      for (ResolvedLaunch &l : k->resolved)
+        for (auto [word, arg] : l.imageWords)
+          l.storage[word] = l.storage[word + 1] = k->bindings[arg].address;
+    k->moved = false;
     return ARVR_OK;
+  }
+  k->moved = false;
   k->resolved.clear();
   if (arvr_status s = resolveLaunches(k, k->bindings, frames, k->resolved))
     return s;
@@ -439,8 +459,15 @@ arvr_status arvr_kernel_bind_image(arvr_kernel *kernel, int index,
     return fail(ARVR_ERROR_BINDING,
                 "image '" + arg.name + "' has 2^31 elements or more");
   Binding &b = kernel->bindings[index];
+  std::array<int64_t, 3> shape = {height, width, channels};
+  if (b.bound && b.shape == shape) {
+    // A frame of the same size elsewhere: the plan's values stand.
+    kernel->moved |= b.address != devicePtr;
+    b.address = devicePtr;
+    return ARVR_OK;
+  }
   b.bound = true;
-  b.shape = {height, width, channels};
+  b.shape = shape;
   b.address = devicePtr;
   kernel->dirty = true;
   return ARVR_OK;
