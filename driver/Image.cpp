@@ -24,7 +24,7 @@
 
 using namespace arvrc;
 
-static std::string lowerExtension(const std::string &path) {
+std::string arvrc::lowerExtension(const std::string &path) {
   size_t dot = path.find_last_of('.');
   size_t slash = path.find_last_of('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash))

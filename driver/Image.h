@@ -86,6 +86,10 @@ bool nv12FrameSize(const std::string &path, const std::string &size, int &width,
 /// cannot be read or holds a part of one.
 int64_t nv12FramesIn(const std::string &path, int width, int height);
 
+/// The extension of `path`'s file name, lower case, without its dot ("" if
+/// it has none).
+std::string lowerExtension(const std::string &path);
+
 /// Whether `path` names a PFM file (by its extension).
 bool isPfmPath(const std::string &path);
 

@@ -16,25 +16,14 @@
 
 using namespace arvrc;
 
-static std::string extensionOf(const std::string &path) {
-  size_t dot = path.find_last_of('.');
-  size_t slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-    return "";
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
 bool arvrc::isVideoPath(const std::string &path) {
-  std::string ext = extensionOf(path);
+  std::string ext = lowerExtension(path);
   return ext == "mp4" || ext == "mkv" || ext == "mov" || ext == "avi" ||
          ext == "webm" || ext == "m4v" || ext == "y4m";
 }
 
 bool arvrc::isVideoOutputPath(const std::string &path) {
-  std::string ext = extensionOf(path);
+  std::string ext = lowerExtension(path);
   return (isVideoPath(path) && ext != "webm" && ext != "m4v") || ext == "nv12";
 }
 
@@ -147,7 +136,16 @@ bool VideoReader::read(Image &image, Image *chroma, std::string &error) {
                       sizeof(message));
   if (got < 0)
     error = path + ": " + message;
+  ended = got == 0;
   return got > 0;
+}
+
+bool VideoReader::hasMore() {
+  if (ended)
+    return false;
+  Image image, chroma;
+  std::string error;
+  return read(image, type.nv12 ? &chroma : nullptr, error);
 }
 
 std::unique_ptr<VideoWriter> VideoWriter::open(const std::string &path,

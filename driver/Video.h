@@ -53,9 +53,14 @@ public:
   /// (`error` set, naming the file).
   bool read(Image &image, Image *chroma, std::string &error);
   const std::string &getPath() const { return path; }
+  /// Whether read() found the end of the stream.
+  bool atEnd() const { return ended; }
+  /// Whether a frame is left (one is read, and dropped, to know).
+  bool hasMore();
 
 private:
   VideoReader() = default;
+  bool ended = false;
   const arvr_video_api *api = nullptr;
   arvr_video_reader *reader = nullptr;
   arvr_video_info details{};

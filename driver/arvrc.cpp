@@ -1095,7 +1095,34 @@ private:
   /// what was written.
   bool finishVideos();
   void showProgress(size_t f);
+  /// Says which inputs read in step had frames left when another ended
+  /// the run after `frames` frames.
+  void noteUnread(size_t frames);
 };
+
+void FrameLoop::noteUnread(size_t frames) {
+  const auto &images = source.args.images;
+  std::string ender;
+  for (size_t i = 0; i < source.videos.size(); ++i)
+    if (source.videos[i] && source.videos[i]->atEnd())
+      ender = images[i];
+  if (ender.empty() &&
+      !(args.maxFrames > 0 && int64_t(frames) >= args.maxFrames) &&
+      source.patterned && frames >= source.frames.size())
+    ender = images[source.namer];
+  if (ender.empty())
+    return; // --frames ended it.
+  for (size_t i = 0; i < images.size(); ++i) {
+    bool moreFiles = source.patterned && isPattern(images[i]) &&
+                     source.frames.size() > frames;
+    bool moreVideo = i < source.videos.size() && source.videos[i] &&
+                     source.videos[i]->hasMore();
+    if ((moreFiles || moreVideo) && images[i] != ender)
+      llvm::errs() << "note: -i " << images[i]
+                   << " has more frames; the run ended with the last of -i "
+                   << ender << " (" << frames << ")\n";
+  }
+}
 
 bool FrameLoop::finishWriting(size_t keep) {
   while (writing.size() > keep) {
@@ -1308,8 +1335,10 @@ bool FrameLoop::run() {
       fail(frame.error);
       return false;
     }
-    if (frame.ended)
+    if (frame.ended) {
+      noteUnread(f);
       break;
+    }
     next = std::async(std::launch::async, prepare, f + 1);
     if (!(gpu ? onGpu(f, frame) : onCpu(f, frame))) {
       next.wait();
