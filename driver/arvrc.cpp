@@ -1193,7 +1193,7 @@ bool FrameLoop::hand(size_t f, Frame &frame) {
   ++framesRun;
   if (progress)
     showProgress(f);
-  if (source.batch)
+  if (source.batch || source.videoOutputs) // Said at the end.
     return true;
   if (!finishWriting())
     return false;
