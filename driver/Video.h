@@ -52,7 +52,6 @@ public:
   /// `chroma`): true; false at the end (`error` empty) or on an error
   /// (`error` set, naming the file).
   bool read(Image &image, Image *chroma, std::string &error);
-  const std::string &getPath() const { return path; }
   /// Whether read() found the end of the stream.
   bool atEnd() const { return ended; }
   /// Whether a frame is left (one is read, and dropped, to know).

@@ -63,8 +63,6 @@ public:
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
 
-  bool isCpu() const { return arvr_kernel_is_cpu(kernel) != 0; }
-
   void bindImage(int index, uint64_t address, int width, int height,
                  int channels) {
     check(
@@ -182,7 +180,6 @@ PYBIND11_MODULE(_arvr, m) {
       .def(py::init<const std::string &, py::object, py::object, py::object>(),
            py::arg("plan"), py::arg("binary") = py::none(),
            py::arg("library") = py::none(), py::arg("entry") = py::none())
-      .def_property_readonly("is_cpu", &Kernel::isCpu)
       .def("bind_image", &Kernel::bindImage)
       .def("bind_scalar", &Kernel::bindScalar)
       .def("output_size", &Kernel::outputSize)

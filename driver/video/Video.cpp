@@ -208,7 +208,6 @@ bool arvr_video_reader::open(int rawWidth, int rawHeight, double rawFps,
   }
   AVStream *video = format->streams[stream];
   const char *name = avcodec_get_name(video->codecpar->codec_id);
-  std::snprintf(info.codec, sizeof(info.codec), "%s", name);
   const AVCodec *codec = avcodec_find_decoder(video->codecpar->codec_id);
   if (!codec) {
     error = std::string("its video is ") + name +

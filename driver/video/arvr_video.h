@@ -40,13 +40,12 @@ typedef struct arvr_video_reader arvr_video_reader;
 typedef struct arvr_video_writer arvr_video_writer;
 
 /** What a reader knows before decoding: the frame size, frames a second,
- *  the number of frames from `start` on (-1 when the container does not
- *  say) and the stream's codec ("h264"). */
+ *  and the number of frames from `start` on (-1 when the container does
+ *  not say). */
 typedef struct arvr_video_info {
   int width, height;
   double fps;
   int64_t frames;
-  char codec[32];
 } arvr_video_info;
 
 typedef struct arvr_video_api {
@@ -55,9 +54,9 @@ typedef struct arvr_video_api {
    *  > 0 a raw NV12 stream of that size at `raw_fps`) to decode frames in
    *  `format`, from the first frame at or after `start` seconds. Null with
    *  `error` (naming the file) if it cannot be. */
-  arvr_video_reader *(*open_reader)(const char *path, int format,
-                                    int raw_width, int raw_height,
-                                    double raw_fps, double start, char *error,
+  arvr_video_reader *(*open_reader)(const char *path, int format, int raw_width,
+                                    int raw_height, double raw_fps,
+                                    double start, char *error,
                                     size_t error_size);
   void (*reader_info)(const arvr_video_reader *reader, arvr_video_info *info);
   /** The next frame into `plane0` (and an NV12 frame's chroma into
