@@ -30,38 +30,36 @@ void check(arvr_status status, const char *what) {
 }
 
 /// A kernel of the runtime library, open while this lives. A CPU kernel
-/// keeps its shared library loaded.
+/// keeps its shared library loaded (shared with its clones). Its bindings
+/// are its own: concurrent calls each take a clone.
 class Kernel {
 public:
   Kernel(const std::string &plan, py::object binary, py::object library,
-         py::object entry) {
+         py::object entry)
+      : plan(plan) {
     if (!library.is_none()) {
       std::string path = library.cast<std::string>();
-      handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle)
         throw std::runtime_error(path + ": " + dlerror());
+      this->library = std::shared_ptr<void>(handle, dlclose);
       std::string name = entry.cast<std::string>();
-      void *function = dlsym(handle, name.c_str());
+      function = reinterpret_cast<arvr_cpu_entry>(dlsym(handle, name.c_str()));
       if (!function)
         throw std::runtime_error(path + ": no entry " + name);
-      check(arvr_kernel_open_cpu(plan.c_str(),
-                                 reinterpret_cast<arvr_cpu_entry>(function),
-                                 &kernel),
-            "cannot open the kernel");
-      return;
+    } else {
+      this->binary = binary.cast<std::string>();
     }
-    std::string bytes = binary.cast<std::string>();
-    check(arvr_kernel_open_data(plan.c_str(), bytes.data(), bytes.size(),
-                                &kernel),
-          "cannot open the kernel");
+    open();
   }
-  ~Kernel() {
-    arvr_kernel_close(kernel);
-    if (handle)
-      dlclose(handle);
-  }
+  ~Kernel() { arvr_kernel_close(kernel); }
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
+
+  /// Another kernel of the same plan and code, with bindings of its own.
+  std::unique_ptr<Kernel> clone() const {
+    return std::unique_ptr<Kernel>(new Kernel(*this, 0));
+  }
 
   void bindImage(int index, uint64_t address, int width, int height,
                  int channels) {
@@ -95,8 +93,21 @@ public:
   }
 
 private:
+  Kernel(const Kernel &other, int)
+      : plan(other.plan), binary(other.binary), library(other.library),
+        function(other.function) {
+    open();
+  }
+  void open() {
+    check(function ? arvr_kernel_open_cpu(plan.c_str(), function, &kernel)
+                   : arvr_kernel_open_data(plan.c_str(), binary.data(),
+                                           binary.size(), &kernel),
+          "cannot open the kernel");
+  }
+  std::string plan, binary;
+  std::shared_ptr<void> library;
+  arvr_cpu_entry function = nullptr;
   arvr_kernel *kernel = nullptr;
-  void *handle = nullptr;
 };
 
 // DLPack's C structures (its version 0.8 ABI), for capsules of device
@@ -180,6 +191,7 @@ PYBIND11_MODULE(_arvr, m) {
       .def(py::init<const std::string &, py::object, py::object, py::object>(),
            py::arg("plan"), py::arg("binary") = py::none(),
            py::arg("library") = py::none(), py::arg("entry") = py::none())
+      .def("clone", &Kernel::clone)
       .def("bind_image", &Kernel::bindImage)
       .def("bind_scalar", &Kernel::bindScalar)
       .def("output_size", &Kernel::outputSize)

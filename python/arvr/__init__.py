@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 try:
     import numpy as np
@@ -241,7 +242,12 @@ class Kernel:
     def __init__(self, plan, handle, target, specialize):
         self.name = plan["kernel"]
         self.target = target
-        self._handle = handle
+        # Runtime kernels not in use: a call takes one, or a clone of the
+        # first (its plan and code, bindings of its own) when all are busy:
+        # calls from several threads each bind their own arrays.
+        self._first = handle
+        self._idle = [handle]
+        self._lock = threading.Lock()
         self._specialized = specialize
         self._args = plan["arguments"]
         self._inputs = [a for a in self._args if a["role"] == "input"]
@@ -337,7 +343,18 @@ class Kernel:
         return views
 
     def _run(self, views, given, stream):
-        handle, uploads = self._handle, []
+        with self._lock:
+            handle = self._idle.pop() if self._idle else None
+        if handle is None:
+            handle = self._first.clone()
+        try:
+            return self._run_on(handle, views, given, stream)
+        finally:
+            with self._lock:
+                self._idle.append(handle)
+
+    def _run_on(self, handle, views, given, stream):
+        uploads = []
         cuda = self.target == "cuda"
         for index, arg in enumerate(self._args):
             if arg["role"] == "output":

@@ -103,7 +103,7 @@ small = torch.randint(0, 256, (96, 64), dtype=torch.uint8, device="cuda")
 kept = nv(small)  # keeps the output bound by the last call alive
 parts = {
     "the whole call": lambda: nv(small),
-    "arvr_kernel_launch alone (bound)": lambda: nv._handle.launch(
+    "arvr_kernel_launch alone (bound)": lambda: nv._first.launch(
         torch.cuda.current_stream().cuda_stream),
     "torch.cuda.current_stream()": lambda: torch.cuda.current_stream(),
     "tensor.__cuda_array_interface__": lambda: small.__cuda_array_interface__,

@@ -147,21 +147,23 @@ def test_bad_arrays_name_the_parameter(blur, photo):
 
 
 def test_threads_run_kernels_at_once(blur, photo):
-    # The GIL is released while a kernel runs: calls from threads overlap
-    # and each gets its own frame's result.
-    images = [np.roll(photo, i, axis=1) for i in range(4)]
+    # The GIL is released while a kernel runs: calls from threads overlap,
+    # each on a runtime kernel of its own, and each gets its own frame's
+    # result, again and again.
+    images = [np.roll(photo, 7 * i, axis=1) for i in range(4)]
     expected = [blur(image) for image in images]
-    results = [None] * 4
+    results = [[] for _ in range(4)]
 
     def work(i):
-        results[i] = blur(images[i])
+        for _ in range(10):
+            results[i].append(blur(images[i]))
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     for got, want in zip(results, expected):
-        assert np.array_equal(got, want)
+        assert all(np.array_equal(g, want) for g in got)
 
 
 def cuda_reason():
