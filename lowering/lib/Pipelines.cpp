@@ -168,6 +168,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   device.addPass(createArvrNativeGpuMath(nativeMath));
   // u8_sat as one rounding, saturating conversion and a min.
   device.addPass(createArvrGpuSaturatingConvert());
+  // Neighbouring taps addressed from one address: immediate offsets.
+  device.addPass(createArvrRebaseAddresses());
   // Images never overlap: inputs are read through the read-only cache.
   device.addPass(createArvrKernelArgAliasing());
   // At least half an SM's threads resident: registers within 64.

@@ -407,18 +407,27 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
   }
 };
 
-/// The four pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) of `image`, each
-/// read by `read` (under the sample's boundary). Under a boundary, where
-/// the channel needs none: read as they are when all four are inside
-/// (one test instead of one per pixel and coordinate, and no remapping or
-/// padding), by `read` otherwise; the same values.
+/// The four pixels (x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1)
+/// of `image`, each read by `read` (under the sample's boundary). Under a
+/// boundary, where the channel needs none: read as they are when all four
+/// are inside (one test instead of one per pixel and coordinate, and no
+/// remapping or padding), by `read` otherwise; the same values.
 static std::array<Value, 4>
 readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
-         std::array<Value, 2> x, std::array<Value, 2> y, bool channelInRange,
-         Boundary boundary, function_ref<Value(Value, Value, bool)> read) {
+         Value x0, Value y0, bool channelInRange, Boundary boundary,
+         function_ref<Value(Value, Value, bool)> read) {
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto four = [&](bool plain) -> std::array<Value, 4> {
-    return {read(x[0], y[0], plain), read(x[1], y[0], plain),
-            read(x[0], y[1], plain), read(x[1], y[1], plain)};
+    // Inside, x0 + 1 and y0 + 1 neither wrap nor leave the image: with
+    // the flags, LLVM folds the + 1 into each load's address. They are
+    // computed in each branch, so no unflagged copy dominates them.
+    auto flags = plain ? arith::IntegerOverflowFlags::nsw |
+                             arith::IntegerOverflowFlags::nuw
+                       : arith::IntegerOverflowFlags::none;
+    Value x1 = arith::AddIOp::create(rewriter, loc, x0, one, flags);
+    Value y1 = arith::AddIOp::create(rewriter, loc, y0, one, flags);
+    return {read(x0, y0, plain), read(x1, y0, plain), read(x0, y1, plain),
+            read(x1, y1, plain)};
   };
   if (boundary == Boundary::in_bounds || !channelInRange)
     return four(false);
@@ -426,16 +435,20 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) -> Value {
     return arith::CmpIOp::create(rewriter, loc, p, a, b);
   };
-  Value height = memref::DimOp::create(rewriter, loc, image, 0);
-  Value width = memref::DimOp::create(rewriter, loc, image, 1);
+  // x0 + 1 < width as x0 < width - 1: the last column and row are the
+  // same for every sample.
+  Value lastRow = arith::SubIOp::create(
+      rewriter, loc, memref::DimOp::create(rewriter, loc, image, 0), one);
+  Value lastColumn = arith::SubIOp::create(
+      rewriter, loc, memref::DimOp::create(rewriter, loc, image, 1), one);
   Value inside = arith::AndIOp::create(
       rewriter, loc,
       arith::AndIOp::create(rewriter, loc,
-                            cmp(arith::CmpIPredicate::sge, x[0], zero),
-                            cmp(arith::CmpIPredicate::slt, x[1], width)),
+                            cmp(arith::CmpIPredicate::sge, x0, zero),
+                            cmp(arith::CmpIPredicate::slt, x0, lastColumn)),
       arith::AndIOp::create(rewriter, loc,
-                            cmp(arith::CmpIPredicate::sge, y[0], zero),
-                            cmp(arith::CmpIPredicate::slt, y[1], height)));
+                            cmp(arith::CmpIPredicate::sge, y0, zero),
+                            cmp(arith::CmpIPredicate::slt, y0, lastRow)));
   auto branch = [&](bool plain) {
     return [&, plain](OpBuilder &, Location l) {
       std::array<Value, 4> values = four(plain);
@@ -511,24 +524,21 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
       return success();
     }
 
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value x0f = math::FloorOp::create(rewriter, loc, u);
     Value y0f = math::FloorOp::create(rewriter, loc, v);
     Value ax = arith::SubFOp::create(rewriter, loc, u, x0f);
     Value ay = arith::SubFOp::create(rewriter, loc, v, y0f);
     Value x0 = toIndex(x0f), y0 = toIndex(y0f);
-    Value x1 = arith::AddIOp::create(rewriter, loc, x0, one);
-    Value y1 = arith::AddIOp::create(rewriter, loc, y0, one);
     auto lerp = [&](Value a, Value b, Value t) -> Value {
-      // (1 - t) a + t b
-      Value s = arith::SubFOp::create(rewriter, loc, constF32(1.0f), t);
-      Value sa = arith::MulFOp::create(rewriter, loc, s, a);
-      Value tb = arith::MulFOp::create(rewriter, loc, t, b);
-      return arith::AddFOp::create(rewriter, loc, sa, tb);
+      // a + t (b - a), fused: exact at t = 0 and, for pixel values, at
+      // t = 1; two operations where (1 - t) a + t b takes three.
+      Value d = arith::SubFOp::create(rewriter, loc, b, a);
+      Value td = arith::MulFOp::create(rewriter, loc, t, d);
+      return arith::AddFOp::create(rewriter, loc, a, td);
     };
     auto [p00, p10, p01, p11] =
-        readFour(rewriter, loc, adaptor.getImage(), {x0, x1}, {y0, y1},
-                 channelInRange, sample.getBoundary(), read);
+        readFour(rewriter, loc, adaptor.getImage(), x0, y0, channelInRange,
+                 sample.getBoundary(), read);
     Value top = lerp(p00, p10, ax);
     Value bottom = lerp(p01, p11, ax);
     rewriter.replaceOp(sample, lerp(top, bottom, ay));

@@ -90,15 +90,19 @@ arvr.kernel @constant(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 // -----
 
 // Bilinear: floor, fractions, four reads (plain ones when all four are
-// inside), (1 - t) a + t b in x then y.
+// inside), a + t (b - a) in x then y.
 // CHECK-LABEL: func.func @bilinear
 // CHECK-SAME: (%{{.+}}: memref<?x?x1xi8>, %[[U:[^:]+]]: f32
 // CHECK: %[[X0F:.+]] = math.floor %[[U]] : f32
 // CHECK: %[[AX:.+]] = arith.subf %[[U]], %[[X0F]] : f32
+// CHECK: %[[PS:.+]]:4 = scf.if
+// The + 1 of the plain reads cannot wrap.
+// CHECK: arith.addi %{{.+}}, %{{.+}} overflow<nsw, nuw> : index
 // CHECK-COUNT-4: memref.load
-// CHECK: %[[ONEMINUS:.+]] = arith.subf %{{.+}}, %[[AX]] : f32
-// CHECK: arith.mulf %[[ONEMINUS]]
-// CHECK-NEXT: arith.mulf %[[AX]]
+// CHECK: } else {
+// CHECK: %[[D:.+]] = arith.subf %[[PS]]#1, %[[PS]]#0 : f32
+// CHECK-NEXT: %[[TD:.+]] = arith.mulf %[[AX]], %[[D]] : f32
+// CHECK-NEXT: arith.addf %[[PS]]#0, %[[TD]] : f32
 // CHECK-NOT: {{(= |^ *)arvr\.}}
 arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image<f32, 1> {
   %w = arvr.dim %src width : !arvr.image<ui8, 1>

@@ -635,6 +635,25 @@ def ArvrKernelArgAliasing
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ArvrRebaseAddresses
+    : Pass<"arvr-rebase-addresses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Address neighbouring loads and stores from an earlier one's address";
+  let description = [{
+    In each block of a kernel (after convert-gpu-to-nvvm), a GEP with one
+    index whose address is loaded from or stored to in that block, and
+    whose index differs from an earlier such GEP's (same base and element
+    type) by a constant or by a single value, is rewritten as a GEP from
+    the earlier address: `gep base[i1]` becomes `gep (gep base[i0])[d]`.
+    Differences are found on polynomials over the values the indices are
+    computed from (add, sub, mul, shl by a constant; distributed modulo
+    2^n). A bilinear sample's four pixels then take one address, one
+    64-bit add for the next row, and immediate offsets for the next
+    column, where each computed its own. Both accesses happen and lie in
+    one buffer of under 2^31 elements, so the addresses are equal.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ArvrGpuSaturatingConvert
     : Pass<"arvr-gpu-saturating-convert", "::mlir::gpu::GPUModuleOp"> {
   let summary = "u8_sat of an f32 as PTX's saturating rounding conversion";
