@@ -408,19 +408,32 @@ struct AccessOpLowering : public OpConversionPattern<AccessOp> {
 };
 
 /// The four pixels (x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1)
-/// of `image`, each read by `read` (under the sample's boundary). Under a
-/// boundary, where the channel needs none: read as they are when all four
-/// are inside (one test instead of one per pixel and coordinate, and no
-/// remapping or padding), by `read` otherwise; the same values.
+/// of `image` around the whole-numbered f32 `x0f`, `y0f`, each read by
+/// `read` (under the sample's boundary); `toIndex` converts a coordinate
+/// however large (or NaN). Under a boundary, where the channel needs none:
+/// read as they are when all four are inside (one test instead of one per
+/// pixel and coordinate, and no remapping or padding), by `read`
+/// otherwise; the same values.
 static std::array<Value, 4>
 readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
-         Value x0, Value y0, bool channelInRange, Boundary boundary,
+         Value x0f, Value y0f, bool channelInRange, Boundary boundary,
+         function_ref<Value(Value)> toIndex,
          function_ref<Value(Value, Value, bool)> read) {
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto four = [&](bool plain) -> std::array<Value, 4> {
-    // Inside, x0 + 1 and y0 + 1 neither wrap nor leave the image: with
-    // the flags, LLVM folds the + 1 into each load's address. They are
-    // computed in each branch, so no unflagged copy dominates them.
+    // Inside, the coordinates convert as they are, and x0 + 1 and y0 + 1
+    // neither wrap nor leave the image: with the flags, LLVM folds the + 1
+    // into each load's address. They are computed in each branch, so no
+    // unflagged copy dominates them.
+    auto convert = [&](Value whole) -> Value {
+      if (!plain)
+        return toIndex(whole);
+      Value i32 =
+          arith::FPToSIOp::create(rewriter, loc, rewriter.getI32Type(), whole);
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        i32);
+    };
+    Value x0 = convert(x0f), y0 = convert(y0f);
     auto flags = plain ? arith::IntegerOverflowFlags::nsw |
                              arith::IntegerOverflowFlags::nuw
                        : arith::IntegerOverflowFlags::none;
@@ -431,24 +444,28 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   };
   if (boundary == Boundary::in_bounds || !channelInRange)
     return four(false);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) -> Value {
-    return arith::CmpIOp::create(rewriter, loc, p, a, b);
+  // 0 <= x0 < width - 1 and 0 <= y0 < height - 1, tested on the f32
+  // coordinates (whole numbers; extents are exact in f32; NaN fails), so
+  // that the plain reads need no clamp before their conversion.
+  auto lastAsF32 = [&](int64_t dim) -> Value {
+    Value last = arith::SubIOp::create(
+        rewriter, loc, memref::DimOp::create(rewriter, loc, image, dim), one);
+    Value i32 =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), last);
+    return arith::SIToFPOp::create(rewriter, loc, rewriter.getF32Type(), i32);
   };
-  // x0 + 1 < width as x0 < width - 1: the last column and row are the
-  // same for every sample.
-  Value lastRow = arith::SubIOp::create(
-      rewriter, loc, memref::DimOp::create(rewriter, loc, image, 0), one);
-  Value lastColumn = arith::SubIOp::create(
-      rewriter, loc, memref::DimOp::create(rewriter, loc, image, 1), one);
-  Value inside = arith::AndIOp::create(
-      rewriter, loc,
-      arith::AndIOp::create(rewriter, loc,
-                            cmp(arith::CmpIPredicate::sge, x0, zero),
-                            cmp(arith::CmpIPredicate::slt, x0, lastColumn)),
-      arith::AndIOp::create(rewriter, loc,
-                            cmp(arith::CmpIPredicate::sge, y0, zero),
-                            cmp(arith::CmpIPredicate::slt, y0, lastRow)));
+  Value zero = arith::ConstantFloatOp::create(
+      rewriter, loc, rewriter.getF32Type(), llvm::APFloat(0.0f));
+  auto within = [&](Value whole, Value last) -> Value {
+    return arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, whole,
+                              zero),
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, whole,
+                              last));
+  };
+  Value inside = arith::AndIOp::create(rewriter, loc, within(x0f, lastAsF32(1)),
+                                       within(y0f, lastAsF32(0)));
   auto branch = [&](bool plain) {
     return [&, plain](OpBuilder &, Location l) {
       std::array<Value, 4> values = four(plain);
@@ -528,7 +545,6 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
     Value y0f = math::FloorOp::create(rewriter, loc, v);
     Value ax = arith::SubFOp::create(rewriter, loc, u, x0f);
     Value ay = arith::SubFOp::create(rewriter, loc, v, y0f);
-    Value x0 = toIndex(x0f), y0 = toIndex(y0f);
     auto lerp = [&](Value a, Value b, Value t) -> Value {
       // a + t (b - a), fused: exact at t = 0 and, for pixel values, at
       // t = 1; two operations where (1 - t) a + t b takes three.
@@ -537,8 +553,8 @@ struct SampleOpLowering : public OpConversionPattern<SampleOp> {
       return arith::AddFOp::create(rewriter, loc, a, td);
     };
     auto [p00, p10, p01, p11] =
-        readFour(rewriter, loc, adaptor.getImage(), x0, y0, channelInRange,
-                 sample.getBoundary(), read);
+        readFour(rewriter, loc, adaptor.getImage(), x0f, y0f, channelInRange,
+                 sample.getBoundary(), toIndex, read);
     Value top = lerp(p00, p10, ax);
     Value bottom = lerp(p01, p11, ax);
     rewriter.replaceOp(sample, lerp(top, bottom, ay));

@@ -121,11 +121,18 @@ arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.imag
 // Bilinear under a boundary, the channel in range: one test that all four
 // pixels are inside; if so, four plain loads; otherwise each read under
 // the boundary (constant: the clamped pixel or the padding).
+// The test is on the floored f32 coordinates, so the plain reads convert
+// them without the clamps that keep other conversions defined.
 // CHECK-LABEL: func.func @bilinear_constant
+// CHECK: arith.cmpf oge
+// CHECK: arith.cmpf olt
 // CHECK: %{{.+}}:4 = scf.if %{{.+}} -> (f32, f32, f32, f32) {
+// CHECK-NOT: arith.maxnumf
+// CHECK: arith.fptosi
 // CHECK-COUNT-4: memref.load
 // CHECK-NOT: arith.select
 // CHECK: } else {
+// CHECK: arith.maxnumf
 // CHECK-COUNT-4: arith.select
 // CHECK: }
 arvr.kernel @bilinear_constant(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.image<f32, 1> {
