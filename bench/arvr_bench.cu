@@ -710,9 +710,12 @@ hand::LensParams lensFor(int width, int height) {
           0.995f};
 }
 
-void benchLens(ArvrKernel &k, const HostImage &photo,
-               const std::string &sizeName, int width, int height, int reps,
-               cudaStream_t stream) {
+/// `variants`: arvrc builds of the lens with other schedules, each
+/// (name, kernel), timed beside the example's own.
+void benchLens(ArvrKernel &k,
+               std::vector<std::pair<std::string, ArvrKernel *>> &variants,
+               const HostImage &photo, const std::string &sizeName, int width,
+               int height, int reps, cudaStream_t stream) {
   size_t frameBytes = size_t(width) * height * 3;
   int sets = setsFor(2 * frameBytes);
   std::unique_ptr<FramePool> input = rgbInputs(photo, width, height, sets);
@@ -724,20 +727,28 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
       {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
       {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},         {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
-
-  ArvrSets frames = arvrSets(
-      k,
-      [&](int s) {
-        return bindArgs(
-            k,
-            [&](const PlanArg &arg) {
-              return rgbImage(width, height,
-                              arg.isOutput ? out[0]->address(s)
-                                           : in.address(s));
-            },
-            scalars);
-      },
-      sets);
+  // Output buffers of the variants come after arvrc's, hand's and NPP's.
+  for (size_t v = 0; v < variants.size(); ++v)
+    out.emplace_back(new FramePool(sets, frameBytes));
+  auto framesOf = [&](ArvrKernel &kernel, int impl) {
+    return arvrSets(
+        kernel,
+        [&](int s) {
+          return bindArgs(
+              kernel,
+              [&](const PlanArg &arg) {
+                return rgbImage(width, height,
+                                arg.isOutput ? out[impl]->address(s)
+                                             : in.address(s));
+              },
+              scalars);
+        },
+        sets);
+  };
+  ArvrSets frames = framesOf(k, 0);
+  std::vector<ArvrSets> variantFrames;
+  for (size_t v = 0; v < variants.size(); ++v)
+    variantFrames.push_back(framesOf(*variants[v].second, int(3 + v)));
 
   std::vector<Impl> impls;
   impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
@@ -772,15 +783,36 @@ void benchLens(ArvrKernel &k, const HostImage &photo,
                            ctx));
                    },
                    {}});
+#else
+  // Keep implementation numbers (and so output buffers) as with NPP.
+  impls.push_back({"NPP (not built)", [](int, int, cudaStream_t) {}, {}});
 #endif
+  for (size_t v = 0; v < variants.size(); ++v) {
+    ArvrKernel &kernel = *variants[v].second;
+    impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
+                     factsOf(variantFrames[v].one[0])});
+  }
+#ifndef ARVR_BENCH_NPP
+  impls.erase(impls.begin() + 2);
+#endif
+  // Implementation number -> its output buffers' index (2 is NPP's).
+  auto bufferIndex = [&](int i) {
+#ifdef ARVR_BENCH_NPP
+    return i;
+#else
+    return i < 2 ? i : i + 1;
+#endif
+  };
   measure(
       {"lens_undistort", 6.0}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
-        CUDA(cudaMemcpy(host.data(), out[i]->ptr(f), frameBytes,
+        CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameBytes,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameBytes)); },
+      [&](int i, int f) {
+        CUDA(cudaMemset(out[bufferIndex(i)]->ptr(f), 0xA5, frameBytes));
+      },
       sets, reps, stream);
 }
 
@@ -1153,13 +1185,27 @@ int main(int argc, char **argv) {
     variants.push_back({name, variantKernels.back().get()});
   }
 
+  // Other schedules of the lens, when bench/run.sh built them.
+  std::vector<std::pair<std::string, ArvrKernel *>> lensVariants;
+  for (auto [file, name] : {std::pair<const char *, const char *>{
+                                "lens_undistort_px2", "arvrc 2 px/thread"},
+                            {"lens_undistort_px4", "arvrc 4 px/thread"},
+                            {"lens_undistort_32x4", "arvrc 32x4"}}) {
+    if (!std::ifstream(plans + "/" + file + ".plan.json"))
+      continue;
+    variantKernels.emplace_back(new ArvrKernel());
+    variantKernels.back()->load(plans, file);
+    lensVariants.push_back({name, variantKernels.back().get()});
+  }
+
   struct Size {
     const char *name;
     int width, height;
   };
   for (Size s : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160},
                  Size{"8K", 7680, 4320}}) {
-    benchLens(lens, photo, s.name, s.width, s.height, reps, stream);
+    benchLens(lens, lensVariants, photo, s.name, s.width, s.height, reps,
+              stream);
     benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
                   stream);
     benchNv12(nv12, photo, s.name, s.width, s.height, reps, stream);
