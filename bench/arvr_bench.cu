@@ -1188,7 +1188,7 @@ int main(int argc, char **argv) {
   // Other schedules of the lens, when bench/run.sh built them.
   std::vector<std::pair<std::string, ArvrKernel *>> lensVariants;
   for (auto [file, name] : {std::pair<const char *, const char *>{
-                                "lens_undistort_px2", "arvrc 2 px/thread"},
+                                "lens_undistort_px1", "arvrc 1 px/thread"},
                             {"lens_undistort_px4", "arvrc 4 px/thread"},
                             {"lens_undistort_32x4", "arvrc 32x4"}}) {
     if (!std::ifstream(plans + "/" + file + ".plan.json"))
