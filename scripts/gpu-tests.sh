@@ -347,10 +347,19 @@ done
 # Pixels per thread, unrolled reductions and stages in shared memory
 # (chains and trees of them) change no bit on the GPU: each
 # example with extra schedule lines against the example as it is.
-# with_schedule FILE OUT LINE...: FILE with LINEs added to its schedule.
+# with_schedule FILE OUT LINE...: FILE with LINEs added to its schedule
+# (each replacing the file's own line of that directive, if any).
 with_schedule() {
-  local file=$1 dest=$2
+  local file=$1 dest=$2 line
   shift 2
+  local base
+  base=$(mktemp)
+  cp "$file" "$base"
+  for line in "$@"; do
+    grep -v -F "${line%%(*}(" "$base" >"$base.next" || true
+    mv "$base.next" "$base"
+  done
+  file=$base
   if grep -q '^  schedule {' "$file"; then
     # awk -v turns each \n into a new line.
     awk -v add="$(printf '    %s\\n' "$@")" '{ print } /^  schedule \{/ { printf "%s", add }' "$file" >"$dest"
@@ -360,6 +369,7 @@ with_schedule() {
     printf '    %s\n' "$@" >>"$dest"
     printf '  }\n}\n' >>"$dest"
   fi
+  rm -f "$base"
 }
 variants=(
   "examples/brightness_contrast.arvr|tests/data/odd-641x479.png|out.gpu_pixels(4);"
