@@ -133,9 +133,6 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)
     pm.addPass(createArvrFastReciprocal());
-  // Of those, the costly ones (divisions, math functions) once a block,
-  // handed to its threads through shared memory.
-  pm.addPass(createArvrShareUniform());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   // Frames of a batch stacked, the grid's z the frame: one launch a batch.
   // After the sinking, so that every memref.dim a kernel computes is in its

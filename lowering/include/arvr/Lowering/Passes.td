@@ -231,24 +231,6 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   }];
 }
 
-def ArvrShareUniform : Pass<"arvr-share-uniform", "::mlir::ModuleOp"> {
-  let summary = "Compute costly values of the parameters once a block";
-  let description = [{
-    In each `gpu.launch`, the f32 values of the kernel's parameters alone
-    that cost many instructions (floating-point divisions and remainders,
-    math functions other than `fma`, `abs`, `copysign` and roundings),
-    computed at the top of the launch body (after `arvr-hoist-uniform`),
-    are computed by the block's first thread, with what they need, and
-    stored in shared memory (a workgroup attribution of the launch); after
-    a barrier at the top level of the body, every thread loads them. Same
-    operations, same operands: the values do not change. A launch with
-    fewer than two such values is left alone.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
-}
-
 def ArvrHoistUniform : Pass<"arvr-hoist-uniform", "::mlir::ModuleOp"> {
   let summary = "Compute what is the same for every thread once per thread";
   let description = [{
