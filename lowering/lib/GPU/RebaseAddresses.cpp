@@ -7,16 +7,22 @@
 // add: three SASS instructions a tap), since a 32-bit index plus 3 may
 // wrap where the address plus 3 does not.
 //
-// This pass writes each such access's address from an earlier one's in
-// the same block: `gep base[i1]` becomes `gep (gep base[i0])[d]` where
-// `i1 - i0` is, as polynomials over the values the indices are computed
-// from (sums, differences and products, distributed modulo 2^n), a
-// constant or a single value. The constant then folds into the load's
-// immediate offset (`ld.global.nc.u8 [%rd + 3]`), and a row stride is one
-// 64-bit add.
+// This pass writes each such access's address from an earlier one's (in
+// its block, or in a block that dominates it): `gep base[i1]` becomes
+// `gep (gep base[i0])[d]` where `i1 - i0` is, as polynomials over the
+// values the indices are computed from (sums, differences and products,
+// distributed modulo 2^n; other pure operations on operands of equal
+// polynomials count as one value), a constant. The constant then folds
+// into the load's immediate offset (`ld.global.nc.u8 [%rd + 3]`). The
+// earlier address is always an anchor, a GEP left as it was: were an
+// address that two points read reached as anchor + 3 by one and anchor'
+// - 3 by the other, LLVM would no longer see one address and merge their
+// loads (pyr_down read each shared tap twice that way). A row stride
+// away is no constant: the next row keeps its own address.
 //
 // Why the addresses are the same: both GEPs feed a load or a store of
-// their block, so both accesses happen, and both addresses lie in one
+// their block, and the earlier one's block runs whenever the later one's
+// does, so both accesses happen, and both addresses lie in one
 // buffer of fewer than 2^31 elements (the runner refuses larger images).
 // Their sign-extended indices then differ by less than 2^31, and the only
 // such difference congruent to d modulo 2^32 is d sign-extended: exactly
@@ -30,9 +36,14 @@
 
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/DepthFirstIterator.h"
 
 #include <map>
+#include <vector>
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRREBASEADDRESSES
@@ -79,11 +90,39 @@ public:
 
 private:
   DenseMap<Value, Polynomial> memo;
+  /// One value for each leaf computation: an operation without memory
+  /// effects, keyed by its name, attributes and its operands' polynomials.
+  std::map<std::vector<const void *>, Value> leaves;
 
-  static Polynomial leaf(Value v, unsigned width) {
+  /// `v` as a leaf: the first value computed as `v` is (the same
+  /// operation on operands of the same polynomials: a mirrored index
+  /// computed for two points), so that equal addresses compare equal.
+  Polynomial leaf(Value v, unsigned width) {
+    Value representative = v;
+    Operation *op = v.getDefiningOp();
+    if (op && op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+        isMemoryEffectFree(op)) {
+      std::vector<const void *> key = {
+          op->getName().getAsOpaquePointer(),
+          op->getAttrDictionary().getAsOpaquePointer(),
+          v.getType().getAsOpaquePointer()};
+      for (Value operand : op->getOperands()) {
+        Polynomial p = get(operand);
+        key.push_back(reinterpret_cast<const void *>(
+            static_cast<uintptr_t>(p.terms.size())));
+        for (const auto &[m, c] : p.terms) {
+          key.push_back(
+              reinterpret_cast<const void *>(static_cast<uintptr_t>(m.size())));
+          key.insert(key.end(), m.begin(), m.end());
+          key.push_back(
+              reinterpret_cast<const void *>(static_cast<uintptr_t>(c)));
+        }
+      }
+      representative = leaves.try_emplace(key, v).first->second;
+    }
     Polynomial p;
     p.width = width;
-    p.add({v.getAsOpaquePointer()}, 1);
+    p.add({representative.getAsOpaquePointer()}, 1);
     return p;
   }
 
@@ -165,70 +204,61 @@ static bool isRebaseCandidate(LLVM::GEPOp gep) {
   });
 }
 
-/// What one index is from another: a constant, or one of the values the
-/// indices are computed from.
-struct Difference {
-  std::optional<int64_t> constant;
-  Value value;
-};
-
-/// `later - earlier` as a constant (sign-extended from the index width)
-/// or a single value with coefficient 1, if it is one of those.
-static std::optional<Difference> difference(const Polynomial &later,
-                                            const Polynomial &earlier) {
+/// `later - earlier` as a constant (sign-extended from the index width),
+/// if it is one.
+static std::optional<int64_t> difference(const Polynomial &later,
+                                         const Polynomial &earlier) {
   Polynomial d = later;
   for (const auto &[m, c] : earlier.terms)
     d.add(m, uint64_t(0) - c);
   if (d.terms.empty())
-    return Difference{int64_t(0), {}};
-  if (d.terms.size() != 1)
+    return 0;
+  if (d.terms.size() != 1 || !d.terms.begin()->first.empty())
     return std::nullopt;
-  const auto &[m, c] = *d.terms.begin();
-  if (m.empty()) {
-    int64_t signedC =
-        d.width >= 64 ? int64_t(c) : llvm::SignExtend64(c, d.width);
-    return Difference{signedC, {}};
-  }
-  if (m.size() == 1 && c == 1)
-    return Difference{std::nullopt, Value::getFromOpaquePointer(m[0])};
-  return std::nullopt;
+  uint64_t c = d.terms.begin()->second;
+  return d.width >= 64 ? int64_t(c) : llvm::SignExtend64(c, d.width);
 }
 
-/// An access's address, with what it was computed from.
+/// An access's address, with what it was computed from; an anchor's
+/// address is its own GEP's, the others' an anchor's plus a constant.
 struct Access {
   Value address, base, index;
   Type elementType;
+  bool anchor = true;
 };
 
-/// The nearest of `earlier` with the same index, else the nearest whose
-/// index differs from `index` by a constant, else the nearest differing
-/// by one value; with that difference.
-static std::optional<std::pair<Access, Difference>>
+/// The nearest of `earlier` with the same index, else the nearest anchor
+/// whose index differs from `index` by a constant; with that difference.
+/// Only from anchors: an address one point reaches as anchor + 3 and
+/// another as anchor' - 3 would be two values, and LLVM would no longer
+/// merge their loads.
+static std::optional<std::pair<Access, int64_t>>
 nearest(ArrayRef<Access> earlier, LLVM::GEPOp gep, Value index,
         PolynomialBuilder &polynomials) {
-  std::optional<std::pair<Access, Difference>> best;
+  std::optional<std::pair<Access, int64_t>> best;
   Polynomial mine = polynomials.get(index);
   for (const Access &other : llvm::reverse(earlier)) {
     if (other.base != gep.getBase() || other.elementType != gep.getElemType() ||
         other.address.getType() != gep.getType() ||
         other.index.getType() != index.getType())
       continue;
-    std::optional<Difference> d =
-        difference(mine, polynomials.get(other.index));
-    if (!d ||
-        (d->constant && (*d->constant > INT32_MAX || *d->constant < INT32_MIN)))
+    std::optional<int64_t> d = difference(mine, polynomials.get(other.index));
+    if (!d || *d > INT32_MAX || *d < INT32_MIN)
       continue;
-    if (d->constant && *d->constant == 0)
+    if (*d == 0)
       return std::make_pair(other, *d);
-    if (!best || (d->constant && !best->second.constant))
+    if (!best && other.anchor)
       best = std::make_pair(other, *d);
   }
   return best;
 }
 
-/// Rebases the candidate GEPs of `block`.
-static void rebaseBlock(Block &block, PolynomialBuilder &polynomials) {
-  SmallVector<Access> earlier;
+/// Rebases the candidate GEPs of `block`, from `earlier` (the accesses of
+/// the blocks that dominate it, nearest last) and its own; returns its own.
+static SmallVector<Access> rebaseBlock(Block &block,
+                                       PolynomialBuilder &polynomials,
+                                       SmallVector<Access> earlier) {
+  size_t inherited = earlier.size();
   for (Operation &op : llvm::make_early_inc_range(block)) {
     auto gep = dyn_cast<LLVM::GEPOp>(&op);
     if (!gep || !isRebaseCandidate(gep))
@@ -238,31 +268,55 @@ static void rebaseBlock(Block &block, PolynomialBuilder &polynomials) {
     Access access{gep.getResult(), gep.getBase(), index, gep.getElemType()};
     if (found) {
       auto &[from, d] = *found;
-      if (d.constant && *d.constant == 0) {
+      access.anchor = d == 0 && from.anchor;
+      if (d == 0) {
         access.address = from.address;
       } else {
         OpBuilder builder(gep);
-        LLVM::GEPArg offset =
-            d.constant ? LLVM::GEPArg(static_cast<int32_t>(*d.constant))
-                       : LLVM::GEPArg(d.value);
-        access.address =
-            LLVM::GEPOp::create(builder, gep.getLoc(), gep.getType(),
-                                gep.getElemType(), from.address, {offset});
+        access.address = LLVM::GEPOp::create(
+            builder, gep.getLoc(), gep.getType(), gep.getElemType(),
+            from.address, {LLVM::GEPArg(static_cast<int32_t>(d))});
       }
       gep.getResult().replaceAllUsesWith(access.address);
       gep.erase();
     }
     earlier.push_back(access);
   }
+  return SmallVector<Access>(earlier.begin() + inherited, earlier.end());
 }
 
 struct ArvrRebaseAddressesPass
     : public arvr::impl::ArvrRebaseAddressesBase<ArvrRebaseAddressesPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
+      if (func.isExternal())
+        continue;
+      // Blocks in dominance order; a block also takes its addresses from
+      // the accesses of the blocks that dominate it (they happened when it
+      // runs), so that one address reached in two blocks is one value and
+      // LLVM still merges its loads.
       PolynomialBuilder polynomials;
-      for (Block &block : func.getBody())
-        rebaseBlock(block, polynomials);
+      Region &body = func.getBody();
+      if (body.hasOneBlock()) {
+        rebaseBlock(body.front(), polynomials, {});
+        continue;
+      }
+      DominanceInfo dominance(func);
+      auto &tree = dominance.getDomTree(&func.getBody());
+      DenseMap<Block *, SmallVector<Access>> own;
+      for (auto *node : llvm::depth_first(tree.getRootNode())) {
+        SmallVector<DominanceInfoNode *> chain;
+        for (DominanceInfoNode *up = node->getIDom(); up; up = up->getIDom())
+          chain.push_back(up);
+        SmallVector<Access> earlier;
+        for (DominanceInfoNode *up : llvm::reverse(chain)) {
+          auto found = own.find(up->getBlock());
+          if (found != own.end())
+            earlier.append(found->second);
+        }
+        own[node->getBlock()] =
+            rebaseBlock(*node->getBlock(), polynomials, std::move(earlier));
+      }
     }
   }
 };

@@ -1,18 +1,21 @@
-// arvr-rebase-addresses: in a block, a load or store whose index differs
-// from an earlier one's (same base) by a constant or by one value is
-// addressed from that earlier address.
+// arvr-rebase-addresses: a load or store whose index differs from an
+// earlier access's (same base, in its block or one that dominates it) by a
+// constant is addressed from that access's address (an anchor: an address
+// computed as it was, never one derived from another).
 // RUN: arvr-opt %s --pass-pipeline="builtin.module(gpu.module(arvr-rebase-addresses))" | FileCheck %s
 
 gpu.module @kernels {
   // A bilinear sample's four pixels of a 3-channel row-major image:
-  // (y*s + x*3), (y*s + (x + 1)*3), ((y + 1)*s + x*3), ((y + 1)*s + (x + 1)*3).
+  // (y*s + x*3), (y*s + (x + 1)*3), ((y + 1)*s + x*3), ((y + 1)*s + (x + 1)*3):
+  // the next column from its row's address; the next row (a stride away,
+  // not a constant) its own anchor.
   // CHECK-LABEL: llvm.func @four
   // CHECK-SAME: (%[[P:.+]]: !llvm.ptr, %[[X:.+]]: i32, %[[Y:.+]]: i32, %[[S:.+]]: i32)
   // CHECK: %[[A0:.+]] = llvm.getelementptr %[[P]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A0]]
   // CHECK: %[[A1:.+]] = llvm.getelementptr %[[A0]][3] : (!llvm.ptr) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A1]]
-  // CHECK: %[[A2:.+]] = llvm.getelementptr %[[A0]][%[[S]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: %[[A2:.+]] = llvm.getelementptr %[[P]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A2]]
   // CHECK: %[[A3:.+]] = llvm.getelementptr %[[A2]][3] : (!llvm.ptr) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A3]]
@@ -65,6 +68,39 @@ gpu.module @kernels {
     %c = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
     llvm.store %v, %c : f32, !llvm.ptr
     llvm.return
+  }
+
+  // x, x + 3, x + 6: the third from the anchor x (6), not from x + 3; a
+  // block the first dominates takes its addresses from it too.
+  // CHECK-LABEL: llvm.func @chain
+  // CHECK: %[[C0:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: llvm.getelementptr %[[C0]][3]
+  // CHECK: llvm.getelementptr %[[C0]][6]
+  // CHECK: ^bb1:
+  // CHECK: llvm.getelementptr %[[C0]][9]
+  llvm.func @chain(%p: !llvm.ptr, %x: i32, %c: i1) -> i8 {
+    %three = llvm.mlir.constant(3 : i32) : i32
+    %six = llvm.mlir.constant(6 : i32) : i32
+    %nine = llvm.mlir.constant(9 : i32) : i32
+    %x3 = llvm.add %x, %three : i32
+    %x6 = llvm.add %x, %six : i32
+    %x9 = llvm.add %x, %nine : i32
+    %g0 = llvm.getelementptr %p[%x] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v0 = llvm.load %g0 : !llvm.ptr -> i8
+    %g3 = llvm.getelementptr %p[%x3] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v3 = llvm.load %g3 : !llvm.ptr -> i8
+    %g6 = llvm.getelementptr %p[%x6] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v6 = llvm.load %g6 : !llvm.ptr -> i8
+    %s0 = llvm.add %v0, %v3 : i8
+    %s1 = llvm.add %s0, %v6 : i8
+    llvm.cond_br %c, ^bb1, ^bb2(%s1 : i8)
+  ^bb1:
+    %g9 = llvm.getelementptr %p[%x9] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v9 = llvm.load %g9 : !llvm.ptr -> i8
+    %s2 = llvm.add %s1, %v9 : i8
+    llvm.br ^bb2(%s2 : i8)
+  ^bb2(%r: i8):
+    llvm.return %r : i8
   }
 
   // Left alone: another base; a difference of two values, or of twice a

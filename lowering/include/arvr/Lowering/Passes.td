@@ -639,17 +639,19 @@ def ArvrRebaseAddresses
     : Pass<"arvr-rebase-addresses", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Address neighbouring loads and stores from an earlier one's address";
   let description = [{
-    In each block of a kernel (after convert-gpu-to-nvvm), a GEP with one
-    index whose address is loaded from or stored to in that block, and
-    whose index differs from an earlier such GEP's (same base and element
-    type) by a constant or by a single value, is rewritten as a GEP from
-    the earlier address: `gep base[i1]` becomes `gep (gep base[i0])[d]`.
-    Differences are found on polynomials over the values the indices are
-    computed from (add, sub, mul, shl by a constant; distributed modulo
-    2^n). A bilinear sample's four pixels then take one address, one
-    64-bit add for the next row, and immediate offsets for the next
-    column, where each computed its own. Both accesses happen and lie in
-    one buffer of under 2^31 elements, so the addresses are equal.
+    In a kernel (after convert-gpu-to-nvvm), a GEP with one index whose
+    address is loaded from or stored to in its block, and whose index
+    differs by a constant from that of an earlier such GEP (same base and
+    element type; in the same block or one that dominates it), becomes a
+    GEP from the earlier address: `gep base[i1]` becomes
+    `gep (gep base[i0])[d]`, and the constant folds into the load's
+    immediate offset. Differences are found on polynomials over the values
+    the indices are computed from (add, sub, mul, shl by a constant,
+    distributed modulo 2^n; other pure operations on equal operands are
+    one value). Addresses are taken only from anchors (GEPs left as they
+    were), so an address two points reach stays one value and LLVM still
+    merges their loads. Both accesses happen and lie in one buffer of
+    under 2^31 elements, so the addresses are equal.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
