@@ -693,6 +693,82 @@ void checkNpp(NppStatus status, const char *call) {
 // The three kernels
 //===----------------------------------------------------------------------===//
 
+/// arvrc's frame sets of `kernel` on 3-channel frames of `in`, its
+/// outputs in `out`, its scalars by name.
+ArvrSets rgbSets(ArvrKernel &kernel, int width, int height, FramePool &in,
+                 FramePool &out, const std::map<std::string, double> &scalars,
+                 int sets) {
+  return arvrSets(
+      kernel,
+      [&](int s) {
+        return bindArgs(
+            kernel,
+            [&](const PlanArg &arg) {
+              return rgbImage(width, height,
+                              arg.isOutput ? out.address(s) : in.address(s));
+            },
+            scalars);
+      },
+      sets);
+}
+
+/// The variants' frame sets on 3-channel frames of `in`, each writing to
+/// a pool of its own appended to `out` (after arvrc's, hand's and NPP's).
+std::vector<ArvrSets> variantSets(
+    std::vector<std::pair<std::string, ArvrKernel *>> &variants, int width,
+    int height, FramePool &in, std::vector<std::unique_ptr<FramePool>> &out,
+    const std::map<std::string, double> &scalars, int sets, size_t frameBytes) {
+  std::vector<ArvrSets> frames;
+  for (auto &variant : variants) {
+    out.emplace_back(new FramePool(sets, frameBytes));
+    frames.push_back(rgbSets(*variant.second, width, height, in, *out.back(),
+                             scalars, sets));
+  }
+  return frames;
+}
+
+/// Appends arvrc's variants (name, kernel) to `impls` (arvrc, hand, NPP
+/// or its placeholder), then drops the placeholder where NPP is not built.
+void addVariants(std::vector<Impl> &impls,
+                 std::vector<std::pair<std::string, ArvrKernel *>> &variants,
+                 std::vector<ArvrSets> &variantFrames) {
+  for (size_t v = 0; v < variants.size(); ++v) {
+    ArvrKernel &kernel = *variants[v].second;
+    impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
+                     factsOf(variantFrames[v].one[0])});
+  }
+#ifndef ARVR_BENCH_NPP
+  impls.erase(impls.begin() + 2);
+#endif
+}
+
+/// Implementation number -> its output buffers' index (2 is NPP's, kept
+/// where NPP is not built).
+int bufferIndex(int i) {
+#ifdef ARVR_BENCH_NPP
+  return i;
+#else
+  return i < 2 ? i : i + 1;
+#endif
+}
+
+/// The variants (plan file, name) whose plans are in `plans`, loaded into
+/// `kernels`; as (name, kernel).
+std::vector<std::pair<std::string, ArvrKernel *>>
+loadVariants(const std::string &plans,
+             std::vector<std::pair<const char *, const char *>> list,
+             std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
+  std::vector<std::pair<std::string, ArvrKernel *>> loaded;
+  for (auto [file, name] : list) {
+    if (!std::ifstream(plans + "/" + file + ".plan.json"))
+      continue;
+    kernels.emplace_back(new ArvrKernel());
+    kernels.back()->load(plans, file);
+    loaded.push_back({name, kernels.back().get()});
+  }
+  return loaded;
+}
+
 hand::LensParams lensFor(int width, int height) {
   // OpenCV's sample calibration (640x480), scaled to the frame; chromatic
   // aberration on.
@@ -727,28 +803,9 @@ void benchLens(ArvrKernel &k,
       {"fx", p.fx}, {"fy", p.fy},        {"cx", p.cx},         {"cy", p.cy},
       {"k1", p.k1}, {"k2", p.k2},        {"p1", p.p1},         {"p2", p.p2},
       {"k3", p.k3}, {"ca_red", p.caRed}, {"ca_blue", p.caBlue}};
-  // Output buffers of the variants come after arvrc's, hand's and NPP's.
-  for (size_t v = 0; v < variants.size(); ++v)
-    out.emplace_back(new FramePool(sets, frameBytes));
-  auto framesOf = [&](ArvrKernel &kernel, int impl) {
-    return arvrSets(
-        kernel,
-        [&](int s) {
-          return bindArgs(
-              kernel,
-              [&](const PlanArg &arg) {
-                return rgbImage(width, height,
-                                arg.isOutput ? out[impl]->address(s)
-                                             : in.address(s));
-              },
-              scalars);
-        },
-        sets);
-  };
-  ArvrSets frames = framesOf(k, 0);
-  std::vector<ArvrSets> variantFrames;
-  for (size_t v = 0; v < variants.size(); ++v)
-    variantFrames.push_back(framesOf(*variants[v].second, int(3 + v)));
+  ArvrSets frames = rgbSets(k, width, height, in, *out[0], scalars, sets);
+  std::vector<ArvrSets> variantFrames =
+      variantSets(variants, width, height, in, out, scalars, sets, frameBytes);
 
   std::vector<Impl> impls;
   impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
@@ -787,22 +844,7 @@ void benchLens(ArvrKernel &k,
   // Keep implementation numbers (and so output buffers) as with NPP.
   impls.push_back({"NPP (not built)", [](int, int, cudaStream_t) {}, {}});
 #endif
-  for (size_t v = 0; v < variants.size(); ++v) {
-    ArvrKernel &kernel = *variants[v].second;
-    impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
-                     factsOf(variantFrames[v].one[0])});
-  }
-#ifndef ARVR_BENCH_NPP
-  impls.erase(impls.begin() + 2);
-#endif
-  // Implementation number -> its output buffers' index (2 is NPP's).
-  auto bufferIndex = [&](int i) {
-#ifdef ARVR_BENCH_NPP
-    return i;
-#else
-    return i < 2 ? i : i + 1;
-#endif
-  };
+  addVariants(impls, variants, variantFrames);
   measure(
       {"lens_undistort", 6.0}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
@@ -832,28 +874,9 @@ void benchGaussian(ArvrKernel &k,
       outputPools(3, sets, frameBytes);
   std::map<std::string, double> scalars = {{"sigma", sigma},
                                            {"radius", radius}};
-  // Output buffers of the variants come after arvrc's, hand's and NPP's.
-  for (size_t v = 0; v < variants.size(); ++v)
-    out.emplace_back(new FramePool(sets, frameBytes));
-  auto framesOf = [&](ArvrKernel &kernel, int impl) {
-    return arvrSets(
-        kernel,
-        [&](int s) {
-          return bindArgs(
-              kernel,
-              [&](const PlanArg &arg) {
-                return rgbImage(width, height,
-                                arg.isOutput ? out[impl]->address(s)
-                                             : in.address(s));
-              },
-              scalars);
-        },
-        sets);
-  };
-  ArvrSets frames = framesOf(k, 0);
-  std::vector<ArvrSets> variantFrames;
-  for (size_t v = 0; v < variants.size(); ++v)
-    variantFrames.push_back(framesOf(*variants[v].second, int(3 + v)));
+  ArvrSets frames = rgbSets(k, width, height, in, *out[0], scalars, sets);
+  std::vector<ArvrSets> variantFrames =
+      variantSets(variants, width, height, in, out, scalars, sets, frameBytes);
 
   // The hand kernel's weights, computed on the device as arvrc's are.
   DeviceBuffer weights((2 * radius + 1) * 4);
@@ -893,22 +916,7 @@ void benchGaussian(ArvrKernel &k,
   // Keep implementation numbers (and so output buffers) as with NPP.
   impls.push_back({"NPP (not built)", [](int, int, cudaStream_t) {}, {}});
 #endif
-  for (size_t v = 0; v < variants.size(); ++v) {
-    ArvrKernel &kernel = *variants[v].second;
-    impls.push_back({variants[v].first, arvrLauncher(kernel, variantFrames[v]),
-                     factsOf(variantFrames[v].one[0])});
-  }
-#ifndef ARVR_BENCH_NPP
-  impls.erase(impls.begin() + 2);
-#endif
-  // Implementation number -> its output buffers' index (2 is NPP's).
-  auto bufferIndex = [&](int i) {
-#ifdef ARVR_BENCH_NPP
-    return i;
-#else
-    return i < 2 ? i : i + 1;
-#endif
-  };
+  addVariants(impls, variants, variantFrames);
   measure(
       {"gaussian_blur", 6.0}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
@@ -1163,40 +1171,28 @@ int main(int argc, char **argv) {
   lens.load(plans, "lens_undistort");
   gauss.load(plans, "gaussian_blur");
   nv12.load(plans, "nv12_to_rgb");
-  // Other schedules of the Gaussian, when bench/run.sh built them.
+  // Other schedules of the Gaussian and the lens, when bench/run.sh built
+  // them.
   std::vector<std::unique_ptr<ArvrKernel>> variantKernels;
-  std::vector<std::pair<std::string, ArvrKernel *>> variants;
-  for (auto [file, name] :
-       {std::pair<const char *, const char *>{"gaussian_blur_generic",
-                                              "arvrc generic"},
-        {"gaussian_blur_fastmath", "arvrc --fast-math"},
-        {"gaussian_blur_shared_32x16", "arvrc shared 32x16"},
-        {"gaussian_blur_shared_64x8", "arvrc shared 64x8"},
-        {"gaussian_blur_root", "arvrc root"},
-        {"gaussian_blur_inline_weights", "arvrc weights inline"},
-        {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},
-        {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
-        {"gaussian_blur_root_px2", "arvrc root 2 px/thread"},
-        {"gaussian_blur_cubin", "arvrc cubin (ptxas)"}}) {
-    if (!std::ifstream(plans + "/" + file + ".plan.json"))
-      continue;
-    variantKernels.emplace_back(new ArvrKernel());
-    variantKernels.back()->load(plans, file);
-    variants.push_back({name, variantKernels.back().get()});
-  }
-
-  // Other schedules of the lens, when bench/run.sh built them.
-  std::vector<std::pair<std::string, ArvrKernel *>> lensVariants;
-  for (auto [file, name] : {std::pair<const char *, const char *>{
-                                "lens_undistort_px1", "arvrc 1 px/thread"},
-                            {"lens_undistort_px4", "arvrc 4 px/thread"},
-                            {"lens_undistort_32x4", "arvrc 32x4"}}) {
-    if (!std::ifstream(plans + "/" + file + ".plan.json"))
-      continue;
-    variantKernels.emplace_back(new ArvrKernel());
-    variantKernels.back()->load(plans, file);
-    lensVariants.push_back({name, variantKernels.back().get()});
-  }
+  std::vector<std::pair<std::string, ArvrKernel *>> variants = loadVariants(
+      plans,
+      {{"gaussian_blur_generic", "arvrc generic"},
+       {"gaussian_blur_fastmath", "arvrc --fast-math"},
+       {"gaussian_blur_shared_32x16", "arvrc shared 32x16"},
+       {"gaussian_blur_shared_64x8", "arvrc shared 64x8"},
+       {"gaussian_blur_root", "arvrc root"},
+       {"gaussian_blur_inline_weights", "arvrc weights inline"},
+       {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},
+       {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
+       {"gaussian_blur_root_px2", "arvrc root 2 px/thread"},
+       {"gaussian_blur_cubin", "arvrc cubin (ptxas)"}},
+      variantKernels);
+  std::vector<std::pair<std::string, ArvrKernel *>> lensVariants =
+      loadVariants(plans,
+                   {{"lens_undistort_px1", "arvrc 1 px/thread"},
+                    {"lens_undistort_px4", "arvrc 4 px/thread"},
+                    {"lens_undistort_32x4", "arvrc 32x4"}},
+                   variantKernels);
 
   struct Size {
     const char *name;
