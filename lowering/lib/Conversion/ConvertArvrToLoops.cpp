@@ -445,11 +445,16 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   if (boundary == Boundary::in_bounds || !channelInRange)
     return four(false);
   // 0 <= x0 < width - 1 and 0 <= y0 < height - 1, tested on the f32
-  // coordinates (whole numbers; extents are exact in f32; NaN fails), so
-  // that the plain reads need no clamp before their conversion.
+  // coordinates (whole numbers; NaN fails), so that the plain reads need
+  // no clamp before their conversion. The last index is exact in f32 up to
+  // 2^24; beyond, points take the other branch.
   auto lastAsF32 = [&](int64_t dim) -> Value {
-    Value last = arith::SubIOp::create(
-        rewriter, loc, memref::DimOp::create(rewriter, loc, image, dim), one);
+    Value last = arith::MinSIOp::create(
+        rewriter, loc,
+        arith::SubIOp::create(rewriter, loc,
+                              memref::DimOp::create(rewriter, loc, image, dim),
+                              one),
+        arith::ConstantIndexOp::create(rewriter, loc, 1 << 24));
     Value i32 =
         arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), last);
     return arith::SIToFPOp::create(rewriter, loc, rewriter.getF32Type(), i32);

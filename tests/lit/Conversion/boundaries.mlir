@@ -122,8 +122,10 @@ arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.imag
 // pixels are inside; if so, four plain loads; otherwise each read under
 // the boundary (constant: the clamped pixel or the padding).
 // The test is on the floored f32 coordinates, so the plain reads convert
-// them without the clamps that keep other conversions defined.
+// them without the clamps that keep other conversions defined; the last
+// index is taken at most 2^24, exact in f32.
 // CHECK-LABEL: func.func @bilinear_constant
+// CHECK: arith.minsi %{{.+}}, %c16777216
 // CHECK: arith.cmpf oge
 // CHECK: arith.cmpf olt
 // CHECK: %{{.+}}:4 = scf.if %{{.+}} -> (f32, f32, f32, f32) {
