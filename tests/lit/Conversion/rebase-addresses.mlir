@@ -103,6 +103,28 @@ gpu.module @kernels {
     llvm.return %r : i8
   }
 
+  // Two copies of one pure operation on operands of equal polynomials (a
+  // select of x + 1 and of 1 + x, as a mirrored index computed for two
+  // points) are one value: the second tap is the first plus 3.
+  // CHECK-LABEL: llvm.func @same_leaf
+  // CHECK: %[[L0:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: llvm.getelementptr %[[L0]][3]
+  llvm.func @same_leaf(%p: !llvm.ptr, %x: i32, %y: i32, %c: i1) -> i8 {
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %three = llvm.mlir.constant(3 : i32) : i32
+    %a = llvm.add %x, %one : i32
+    %b = llvm.add %one, %x : i32
+    %s1 = llvm.select %c, %a, %y : i1, i32
+    %s2 = llvm.select %c, %b, %y : i1, i32
+    %i2 = llvm.add %s2, %three : i32
+    %g1 = llvm.getelementptr %p[%s1] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v1 = llvm.load %g1 : !llvm.ptr -> i8
+    %g2 = llvm.getelementptr %p[%i2] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v2 = llvm.load %g2 : !llvm.ptr -> i8
+    %r = llvm.add %v1, %v2 : i8
+    llvm.return %r : i8
+  }
+
   // Left alone: another base; a difference of two values, or of twice a
   // value; an address not accessed in its own block (that access may not
   // happen when the other does).
