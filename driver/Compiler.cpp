@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -54,6 +55,37 @@ struct Compilation::Impl {
   std::string cachePath(const CompileOptions &options,
                         const std::string &cudaPath, Emit stage);
 };
+
+namespace {
+
+/// Sets one of LLVM's boolean command-line options for its lifetime, and
+/// puts the old value back (the options are the process's); an option the
+/// linked LLVM lacks is left alone.
+class ScopedLlvmFlag {
+public:
+  ScopedLlvmFlag(llvm::StringRef name, bool value) {
+    llvm::DenseMap<llvm::StringRef, llvm::cl::Option *> &options =
+        llvm::cl::getRegisteredOptions();
+    auto it = options.find(name);
+    if (it == options.end())
+      return;
+    flag = static_cast<llvm::cl::opt<bool> *>(it->second);
+    old = flag->getValue();
+    flag->setValue(value);
+  }
+  ~ScopedLlvmFlag() {
+    if (flag)
+      flag->setValue(old);
+  }
+  ScopedLlvmFlag(const ScopedLlvmFlag &) = delete;
+  ScopedLlvmFlag &operator=(const ScopedLlvmFlag &) = delete;
+
+private:
+  llvm::cl::opt<bool> *flag = nullptr;
+  bool old = false;
+};
+
+} // namespace
 
 std::string arvrc::getCacheDir() {
   llvm::SmallString<256> dir;
@@ -282,6 +314,15 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     mlir::arvr::buildCpuPipeline(pm, stopAfter, /*arvrPasses=*/false,
                                  options.fastMath);
   }
+  // LLVM's store merging (SelectionDAG) finds nothing to merge in the
+  // kernels, whose accesses arvr-wide-access and arvr-stage-stores already
+  // made words and vectors (every example's PTX is the same without it),
+  // but its search grows with the square of a block's memory operations:
+  // it was 0.33 s of the bilateral filter's 1.2 s build. The CPU's code
+  // keeps it.
+  std::optional<ScopedLlvmFlag> noStoreMerging;
+  if (options.target == Target::Cuda)
+    noStoreMerging.emplace("combiner-store-merging", false);
   if (mlir::failed(pm.run(*impl->module)))
     return false;
   if (!cacheFile.empty())

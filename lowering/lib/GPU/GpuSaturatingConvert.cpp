@@ -88,7 +88,13 @@ struct ArvrGpuSaturatingConvertPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SaturatingU8Conversion>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Region simplification (erasing unreachable blocks, merging blocks)
+    // is left to the canonicaliser at the end of the pipeline: on unrolled
+    // kernels it cost more than the rewrites.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
 };

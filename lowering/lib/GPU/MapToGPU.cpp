@@ -738,10 +738,14 @@ struct ArvrMapToGPUPass
                     UnitAttr::get(&getContext()));
     // First the stages in shared memory with their readers, then every
     // other loop on its own.
+    // Simplifying the regions of the unrolled launches at each step would
+    // cost more than the mapping; the canonicaliser after the pass does it.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     RewritePatternSet shared(&getContext());
     shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY,
                                     sharedRowsPerThread);
-    if (failed(applyPatternsGreedily(module, std::move(shared))))
+    if (failed(applyPatternsGreedily(module, std::move(shared), config)))
       return signalPassFailure();
     bool ok = true;
     module.walk([&](scf::ParallelOp loop) {
@@ -756,7 +760,7 @@ struct ArvrMapToGPUPass
     RewritePatternSet patterns(&getContext());
     patterns.add<ParallelLoopToLaunch>(&getContext(), blockX, blockY,
                                        rowsPerThread, columnsPerThread);
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
       return signalPassFailure();
     // Every image is written on the device: a store left on the host would
     // write host memory the kernels never see.

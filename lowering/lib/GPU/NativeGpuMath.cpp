@@ -84,7 +84,12 @@ struct ArvrNativeGpuMathPass
     gpu::GPUModuleOp module = getOperation();
     RewritePatternSet patterns(&getContext());
     patterns.add<CallToIntrinsic>(&getContext());
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    // Region simplification (erasing unreachable blocks, merging blocks)
+    // is left to the canonicaliser at the end of the pipeline: on unrolled
+    // kernels it cost more than the rewrites.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
       return signalPassFailure();
     if (!libdevice) {
       // What is left needs libdevice, which will not be linked.
