@@ -10,8 +10,9 @@
 //   2. warms up, then times >= 50 repetitions with CUDA events, the
 //      implementations interleaved (A B C A B C ...), input/output buffers
 //      rotated so the working set exceeds 4x the L2 cache; a batch of 8 is
-//      one launch of the hand kernels (the frames as the grid's z) and one
-//      launch per frame of arvrc's and NPP's;
+//      one launch of the hand kernels and of arvrc's (the frames as the
+//      grid's z, where the plan says "grid-z") and one launch per frame of
+//      NPP's;
 //   3. reports median/min/max us per frame, GB/s of the ideal traffic, % of
 //      the device-to-device copy bandwidth measured in the same run,
 //      registers, spills, theoretical occupancy, and ratios.
@@ -19,11 +20,14 @@
 // frame through arvrc's kernels.
 //
 //   arvr_bench --plans DIR [--photo photo.ppm] [--reps N] [--csv FILE]
-//              [--set main|more]
+//              [--set main|more] [--extra DIR2]
 //
 // `--set more` runs five other examples instead (more_examples.cuh). DIR
 // holds lens_undistort.plan.json, gaussian_blur.plan.json and
 // nv12_to_rgb.plan.json with their PTX (arvrc build ... -o DIR/NAME.ptx).
+// DIR2 holds more of the Gaussian's and the lens's, named
+// gaussian_blur@LABEL.plan.json or lens_undistort@LABEL.plan.json (built by
+// a changed compiler: an A/B in one run, bench/README.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +51,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -769,6 +774,36 @@ loadVariants(const std::string &plans,
   return loaded;
 }
 
+/// Appends to `variants` the plans in `dir` named KERNEL@LABEL.plan.json
+/// (`--extra DIR`), as "arvrc LABEL", in the order of their labels: PTX
+/// built by another compiler (a change under test), run beside this one's
+/// in the same process and checked against its output.
+void addExtraVariants(const std::string &dir, const std::string &kernel,
+                      std::vector<std::pair<std::string, ArvrKernel *>> &variants,
+                      std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
+  if (dir.empty())
+    return;
+  const std::string prefix = kernel + "@", suffix = ".plan.json";
+  std::vector<std::string> labels;
+  std::error_code error;
+  for (const auto &entry : std::filesystem::directory_iterator(dir, error)) {
+    std::string file = entry.path().filename().string();
+    if (file.size() > prefix.size() + suffix.size() &&
+        file.compare(0, prefix.size(), prefix) == 0 &&
+        file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
+      labels.push_back(file.substr(
+          prefix.size(), file.size() - prefix.size() - suffix.size()));
+  }
+  if (error)
+    die("--extra " + dir + ": " + error.message());
+  std::sort(labels.begin(), labels.end());
+  for (const std::string &label : labels) {
+    kernels.emplace_back(new ArvrKernel());
+    kernels.back()->load(dir, prefix + label);
+    variants.push_back({"arvrc " + label, kernels.back().get()});
+  }
+}
+
 hand::LensParams lensFor(int width, int height) {
   // OpenCV's sample calibration (640x480), scaled to the frame; chromatic
   // aberration on.
@@ -1108,7 +1143,7 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string plans, photoPath, csvPath = "bench.csv", set = "main";
+  std::string plans, photoPath, csvPath = "bench.csv", set = "main", extra;
   int reps = 60;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -1127,12 +1162,14 @@ int main(int argc, char **argv) {
       csvPath = value();
     else if (a == "--set")
       set = value();
+    else if (a == "--extra")
+      extra = value();
     else
       die("unknown option " + a);
   }
   if (plans.empty())
     die("usage: arvr_bench --plans DIR [--photo P.ppm] [--reps N] [--csv "
-        "F] [--set main|more]");
+        "F] [--set main|more] [--extra DIR]");
   if (reps < 50)
     die("at least 50 repetitions");
   if (set != "main" && set != "more")
@@ -1193,6 +1230,8 @@ int main(int argc, char **argv) {
                     {"lens_undistort_px4", "arvrc 4 px/thread"},
                     {"lens_undistort_32x4", "arvrc 32x4"}},
                    variantKernels);
+  addExtraVariants(extra, "gaussian_blur", variants, variantKernels);
+  addExtraVariants(extra, "lens_undistort", lensVariants, variantKernels);
 
   struct Size {
     const char *name;

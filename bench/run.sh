@@ -120,7 +120,11 @@ fi
 
 photo=()
 [ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
-"$out/arvr_bench" --plans "$out/ptx" "${photo[@]}" --reps 60 --csv "$out/bench.csv" \
+# ARVR_BENCH_EXTRA=DIR: plans built by a changed compiler
+# (gaussian_blur@LABEL, lens_undistort@LABEL), run beside these.
+extra=()
+[ -n "${ARVR_BENCH_EXTRA:-}" ] && extra=(--extra "$ARVR_BENCH_EXTRA")
+"$out/arvr_bench" --plans "$out/ptx" "${photo[@]}" "${extra[@]}" --reps 60 --csv "$out/bench.csv" \
   | tee "$out/bench.log"
 status=${PIPESTATUS[0]}
 # The second set, its rows appended to the first's.
