@@ -778,9 +778,10 @@ loadVariants(const std::string &plans,
 /// (`--extra DIR`), as "arvrc LABEL", in the order of their labels: PTX
 /// built by another compiler (a change under test), run beside this one's
 /// in the same process and checked against its output.
-void addExtraVariants(const std::string &dir, const std::string &kernel,
-                      std::vector<std::pair<std::string, ArvrKernel *>> &variants,
-                      std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
+void addExtraVariants(
+    const std::string &dir, const std::string &kernel,
+    std::vector<std::pair<std::string, ArvrKernel *>> &variants,
+    std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
   if (dir.empty())
     return;
   const std::string prefix = kernel + "@", suffix = ".plan.json";
@@ -791,8 +792,8 @@ void addExtraVariants(const std::string &dir, const std::string &kernel,
     if (file.size() > prefix.size() + suffix.size() &&
         file.compare(0, prefix.size(), prefix) == 0 &&
         file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
-      labels.push_back(file.substr(
-          prefix.size(), file.size() - prefix.size() - suffix.size()));
+      labels.push_back(file.substr(prefix.size(), file.size() - prefix.size() -
+                                                      suffix.size()));
   }
   if (error)
     die("--extra " + dir + ": " + error.message());
