@@ -169,9 +169,6 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   device.addPass(createArvrNativeGpuMath(nativeMath));
   // u8_sat as one rounding, saturating conversion and a min.
   device.addPass(createArvrGpuSaturatingConvert());
-  // A byte of a loaded word to f32 by a byte permute and an add, not a
-  // conversion (a narrow pipe on the GPU).
-  device.addPass(createArvrGpuByteFloats());
   // Neighbouring taps addressed from one address: immediate offsets.
   device.addPass(createArvrRebaseAddresses());
   // Images never overlap: inputs are read through the read-only cache.

@@ -670,21 +670,6 @@ def ArvrGpuSaturatingConvert
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def ArvrGpuByteFloats : Pass<"arvr-gpu-byte-floats", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Bytes of a loaded word as floats without a conversion instruction";
-  let description = [{
-    Rewrites `uitofp(extractelement(v, k))` of an i8 to f32, `v` a vector
-    of a multiple of 4 bytes, as `nvvm.prmt` placing byte `k` under the
-    exponent of 2^23 (the float 2^23 + byte, exactly) and an `fsub` of
-    2^23: the same value in as many instructions, without the conversion
-    (I2F), which runs on a pipe of a fraction of the FMA pipe's rate.
-    Where the float's one user subtracts or adds a whole constant of
-    magnitude at most 2^22, the bias joins that constant instead, exactly.
-    Run on the kernels' LLVM dialect after `convert-gpu-to-nvvm`.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
-}
-
 def ArvrOccupancyBounds
     : Pass<"arvr-occupancy-bounds", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Ask ptxas for registers that leave half an SM's threads resident";
