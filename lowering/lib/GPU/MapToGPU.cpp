@@ -6,6 +6,9 @@
 // schedule's gpu_pixels), each point guarded by the loop range; the block
 // is the `block` of the loop's `arvr.schedule` (a schedule's gpu_tile) or
 // the pass's default. A stage in shared memory is fused into its reader.
+// First, loops of one iteration are inlined and constants folded (scf.for's
+// canonical patterns only), so that the copies of a body for a thread's
+// points are small.
 //
 // Preconditions: the loops start at 0 with step 1 and produce no results
 // (what convert-arvr-to-loops emits). Afterwards the module is a
@@ -742,6 +745,16 @@ struct ArvrMapToGPUPass
     // cost more than the mapping; the canonicaliser after the pass does it.
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // First each loop body made as small as it will be: the loops of one
+    // iteration that unrolled reductions leave (a weight table's sum at
+    // every tap) inlined and constants folded, before the bodies are
+    // copied for each of a thread's points (the Gaussian's: 34 000 ops
+    // after the mapping otherwise, 0.2 s to build and to fold again). Only
+    // scf.for's patterns: a stage's scf.parallel of one row or point stays
+    // a loop, to be mapped.
+    RewritePatternSet loops(&getContext());
+    scf::ForOp::getCanonicalizationPatterns(loops, &getContext());
+    (void)applyPatternsGreedily(module, std::move(loops), config);
     RewritePatternSet shared(&getContext());
     shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY,
                                     sharedRowsPerThread);

@@ -148,3 +148,37 @@ func.func @rgb(%out: memref<?x?x3xi8>, %h: index, %w: index) {
   }
   return
 }
+
+// Before the body is copied for each of a thread's points, a loop of one
+// iteration (what arvr-unroll-reductions leaves of a sum over a short
+// table) is inlined and its constants folded: each point stores the sum,
+// 1 + 2, and no loop is copied.
+// CHECK-LABEL: func.func @one_iteration
+// CHECK-DAG: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
+// CHECK: gpu.launch
+// CHECK-NOT: scf.for
+// CHECK: memref.store %[[THREE]]
+// CHECK-NOT: scf.for
+// CHECK: memref.store %[[THREE]]
+// CHECK-NOT: scf.for
+// CHECK: gpu.terminator
+func.func @one_iteration(%out: memref<?x?xf32>, %h: index, %w: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %table = arith.constant dense<[1.0, 2.0]> : vector<2xf32>
+  scf.parallel (%y, %x) = (%c0, %c0) to (%h, %w) step (%c1, %c1) {
+    %sum = scf.for %i = %c0 to %c2 step %c2 iter_args(%acc = %zero) -> (f32) {
+      %a = vector.extract %table[%i] : f32 from vector<2xf32>
+      %i1 = arith.addi %i, %c1 : index
+      %b = vector.extract %table[%i1] : f32 from vector<2xf32>
+      %s = arith.addf %acc, %a : f32
+      %t = arith.addf %s, %b : f32
+      scf.yield %t : f32
+    }
+    memref.store %sum, %out[%y, %x] : memref<?x?xf32>
+    scf.reduce
+  } {arvr.schedule = #arvr.loop<stage = "one" pixels = 2>}
+  return
+}

@@ -150,6 +150,11 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     dynamic shared memory, each at a multiple of 16 bytes, a tile of bytes
     with rows of a multiple of 4 elements; where a halo is fixed (an image
     size plus a constant), tile sizes are constants.
+    Before any of this, scf.for loops of one iteration are inlined and
+    constants folded (scf.for's canonical patterns, not scf.parallel's: a
+    stage of one row stays a loop), so that the bodies copied for a
+    thread's points, and the counts of ops above, are those the
+    canonicaliser would leave.
     Marks the module as a `gpu.container_module`.
   }];
   let options = [
