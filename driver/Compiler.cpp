@@ -58,9 +58,10 @@ struct Compilation::Impl {
 
 namespace {
 
-/// Sets one of LLVM's boolean command-line options for its lifetime, and
-/// puts the old value back (the options are the process's); an option the
-/// linked LLVM lacks is left alone.
+/// Sets one of LLVM's boolean command-line options (a cl::opt<bool>, as
+/// `combiner-store-merging` is in LLVM 22's DAGCombiner) for its lifetime,
+/// and puts the old value back (the options are the process's); an option
+/// the linked LLVM lacks is left alone.
 class ScopedLlvmFlag {
 public:
   ScopedLlvmFlag(llvm::StringRef name, bool value) {

@@ -739,8 +739,6 @@ struct ArvrMapToGPUPass
     ModuleOp module = getOperation();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
-    // First the stages in shared memory with their readers, then every
-    // other loop on its own.
     // Simplifying the regions of the unrolled launches at each step would
     // cost more than the mapping; the canonicaliser after the pass does it.
     GreedyRewriteConfig config;
@@ -755,6 +753,8 @@ struct ArvrMapToGPUPass
     RewritePatternSet loops(&getContext());
     scf::ForOp::getCanonicalizationPatterns(loops, &getContext());
     (void)applyPatternsGreedily(module, std::move(loops), config);
+    // Then the stages in shared memory with their readers, then every
+    // other loop on its own.
     RewritePatternSet shared(&getContext());
     shared.add<SharedStageToLaunch>(&getContext(), blockX, blockY,
                                     sharedRowsPerThread);
