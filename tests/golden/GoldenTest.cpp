@@ -197,11 +197,13 @@ float readOr(const Image &image, int x, int y, int c, float outside) {
 
 } // namespace
 
-TEST_CASE("golden: mirror, wrap and constant boundaries") {
+/// The boundaries kernel shifted by (dx, dy), against the reference.
+static void checkBoundaries(int dx, int dy) {
   Image input = readInput("tests/data/baboon.jpg");
   Image output = runArvrc("tests/golden/boundaries.arvr",
-                          "tests/data/baboon.jpg", "--param dx=-300 -p dy=41");
-  const int dx = -300, dy = 41;
+                          "tests/data/baboon.jpg",
+                          "--param dx=" + std::to_string(dx) +
+                              " -p dy=" + std::to_string(dy));
   Image expected = input;
   for (int y = 0; y < input.height; ++y)
     for (int x = 0; x < input.width; ++x)
@@ -221,6 +223,15 @@ TEST_CASE("golden: mirror, wrap and constant boundaries") {
   Difference d = compare(output, expected);
   CHECK(d.maxAbs == 0);
   CHECK(compare(output, input).differing > input.size() / 2);
+}
+
+TEST_CASE("golden: mirror, wrap and constant boundaries") {
+  // Within a period of the 512 x 512 photo: one reflection or one shift.
+  checkBoundaries(-300, 41);
+  // Further than a period (x from -1100, beyond -512), and rows crossing
+  // from within a period to beyond it (y up to 1211; a reflection reaches
+  // 1022, a shift 1023): the remainder's path, and the edge between.
+  checkBoundaries(-1100, 700);
 }
 
 namespace {
