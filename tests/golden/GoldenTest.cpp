@@ -200,10 +200,9 @@ float readOr(const Image &image, int x, int y, int c, float outside) {
 /// The boundaries kernel shifted by (dx, dy), against the reference.
 static void checkBoundaries(int dx, int dy) {
   Image input = readInput("tests/data/baboon.jpg");
-  Image output = runArvrc("tests/golden/boundaries.arvr",
-                          "tests/data/baboon.jpg",
-                          "--param dx=" + std::to_string(dx) +
-                              " -p dy=" + std::to_string(dy));
+  Image output = runArvrc(
+      "tests/golden/boundaries.arvr", "tests/data/baboon.jpg",
+      "--param dx=" + std::to_string(dx) + " -p dy=" + std::to_string(dy));
   Image expected = input;
   for (int y = 0; y < input.height; ++y)
     for (int x = 0; x < input.width; ++x)
