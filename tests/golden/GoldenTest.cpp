@@ -225,11 +225,13 @@ static void checkBoundaries(int dx, int dy) {
 }
 
 TEST_CASE("golden: mirror, wrap and constant boundaries") {
-  // Within a period of the 512 x 512 photo: one reflection or one shift.
+  // Within a period of the 512 x 512 photo (one reflection or one wrap
+  // gives the index).
   checkBoundaries(-300, 41);
   // Further than a period (x from -1100, beyond -512), and rows crossing
-  // from within a period to beyond it (y up to 1211; a reflection reaches
-  // 1022, a shift 1023): the remainder's path, and the edge between.
+  // from within a period to beyond it (y up to 1211, where one reflection
+  // reaches 1022 and one wrap 1023): an implementation that shortcuts the
+  // near case must still agree on both sides of that edge.
   checkBoundaries(-1100, 700);
 }
 
