@@ -757,6 +757,14 @@ int bufferIndex(int i) {
 #endif
 }
 
+/// The kernel of the plan `dir`/`file`.plan.json, kept in `kernels`.
+ArvrKernel *loadKernel(const std::string &dir, const std::string &file,
+                       std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
+  kernels.emplace_back(new ArvrKernel());
+  kernels.back()->load(dir, file);
+  return kernels.back().get();
+}
+
 /// The variants (plan file, name) whose plans are in `plans`, loaded into
 /// `kernels`; as (name, kernel).
 std::vector<std::pair<std::string, ArvrKernel *>>
@@ -764,13 +772,9 @@ loadVariants(const std::string &plans,
              std::vector<std::pair<const char *, const char *>> list,
              std::vector<std::unique_ptr<ArvrKernel>> &kernels) {
   std::vector<std::pair<std::string, ArvrKernel *>> loaded;
-  for (auto [file, name] : list) {
-    if (!std::ifstream(plans + "/" + file + ".plan.json"))
-      continue;
-    kernels.emplace_back(new ArvrKernel());
-    kernels.back()->load(plans, file);
-    loaded.push_back({name, kernels.back().get()});
-  }
+  for (auto [file, name] : list)
+    if (std::ifstream(plans + "/" + file + ".plan.json"))
+      loaded.push_back({name, loadKernel(plans, file, kernels)});
   return loaded;
 }
 
@@ -798,11 +802,9 @@ void addExtraVariants(
   if (error)
     die("--extra " + dir + ": " + error.message());
   std::sort(labels.begin(), labels.end());
-  for (const std::string &label : labels) {
-    kernels.emplace_back(new ArvrKernel());
-    kernels.back()->load(dir, prefix + label);
-    variants.push_back({"arvrc " + label, kernels.back().get()});
-  }
+  for (const std::string &label : labels)
+    variants.push_back(
+        {"arvrc " + label, loadKernel(dir, prefix + label, kernels)});
 }
 
 hand::LensParams lensFor(int width, int height) {
