@@ -13,8 +13,8 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRNATIVEGPUMATH
@@ -26,17 +26,16 @@ using namespace mlir;
 namespace {
 
 /// Builds the intrinsic replacing a libdevice call, from its operands.
-using IntrinsicBuilder = Value (*)(PatternRewriter &, Location, ValueRange);
+using IntrinsicBuilder = Value (*)(RewriterBase &, Location, ValueRange);
 
 template <typename IntrinsicOp>
-Value build(PatternRewriter &rewriter, Location loc, ValueRange operands) {
+Value build(RewriterBase &rewriter, Location loc, ValueRange operands) {
   return IntrinsicOp::create(rewriter, loc, operands.front().getType(),
                              operands);
 }
 
 /// |x| of an i32, with abs(INT_MIN) == INT_MIN as libdevice's __nv_abs.
-Value buildIntAbs(PatternRewriter &rewriter, Location loc,
-                  ValueRange operands) {
+Value buildIntAbs(RewriterBase &rewriter, Location loc, ValueRange operands) {
   return LLVM::AbsOp::create(rewriter, loc, operands.front().getType(),
                              operands.front(), /*is_int_min_poison=*/false);
 }
@@ -59,38 +58,37 @@ const llvm::StringMap<IntrinsicBuilder> &getNativeFunctions() {
   return functions;
 }
 
-struct CallToIntrinsic : public OpRewritePattern<LLVM::CallOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(LLVM::CallOp call,
-                                PatternRewriter &rewriter) const override {
-    std::optional<StringRef> callee = call.getCallee();
-    if (!callee)
-      return rewriter.notifyMatchFailure(call, "indirect call");
-    auto it = getNativeFunctions().find(*callee);
-    if (it == getNativeFunctions().end() || call.getNumResults() != 1)
-      return rewriter.notifyMatchFailure(call, "not a native function");
-    rewriter.replaceOp(
-        call, it->second(rewriter, call.getLoc(), call.getArgOperands()));
-    return success();
-  }
-};
-
 struct ArvrNativeGpuMathPass
     : public arvr::impl::ArvrNativeGpuMathBase<ArvrNativeGpuMathPass> {
   using ArvrNativeGpuMathBase::ArvrNativeGpuMathBase;
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    RewritePatternSet patterns(&getContext());
-    patterns.add<CallToIntrinsic>(&getContext());
-    // Region simplification (erasing unreachable blocks, merging blocks)
-    // is left to the canonicaliser at the end of the pipeline: on unrolled
-    // kernels it cost more than the rewrites.
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
-      return signalPassFailure();
+    // One walk finds the calls and what else names a function. Folding and
+    // region simplification are left to the canonicaliser at the end of the
+    // pipeline (a greedy rewrite of the unrolled kernels cost more than the
+    // replacements).
+    SmallVector<LLVM::CallOp> native;
+    llvm::StringSet<> named;
+    module.walk([&](Operation *op) {
+      if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+        std::optional<StringRef> callee = call.getCallee();
+        if (callee && call.getNumResults() == 1 &&
+            getNativeFunctions().count(*callee))
+          native.push_back(call);
+        else if (callee)
+          named.insert(*callee);
+      } else if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+        named.insert(address.getGlobalName());
+      }
+    });
+    IRRewriter rewriter(&getContext());
+    for (LLVM::CallOp call : native) {
+      rewriter.setInsertionPoint(call);
+      IntrinsicBuilder build = getNativeFunctions().lookup(*call.getCallee());
+      rewriter.replaceOp(call,
+                         build(rewriter, call.getLoc(), call.getArgOperands()));
+    }
     if (!libdevice) {
       // What is left needs libdevice, which will not be linked.
       bool missing = false;
@@ -113,7 +111,7 @@ struct ArvrNativeGpuMathPass
     for (auto func :
          llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
       if (func.isExternal() && getNativeFunctions().count(func.getName()) &&
-          SymbolTable::symbolKnownUseEmpty(func, module))
+          !named.contains(func.getName()))
         func.erase();
   }
 };
