@@ -34,15 +34,20 @@
 // coordinate's x / 2) becomes the unsigned one, a shift or a mask for a
 // power of two: the block's condition includes that low end's test.
 //
-// In a launch with a barrier, the condition is the same for all threads
-// of a block, so the branch does not diverge and the barrier stays legal.
-// In a launch without one, each thread tests its own points instead (its
+// In a launch without a barrier, each thread tests its own points (its
 // thread ids are then fixed like the block's): a block the image's edge
 // cuts through runs the interior version on the threads inside it, and
-// only the others take the border version. A thread's values are then
-// followed through integer arithmetic only, not through floats. Values do not
-// change: an op replaced computes, for the points it is proved for, what it
-// computed before.
+// only the others take the border version. In a launch whose barriers are
+// ops of its body itself, each phase between them is versioned on its own,
+// per thread as well, the barriers staying outside the versions: a block
+// at the image's edge whose staged input needed mirroring still computes
+// from its tiles with the interior version. Where a barrier is nested in
+// another op, or a phase's value is used by a later phase, the whole body
+// is versioned with a condition the same for all threads of a block, so
+// the branch does not diverge and the barrier stays legal. Per thread, a
+// thread's values are followed through integer arithmetic only, not
+// through floats. Values do not change: an op replaced computes, for the
+// points it is proved for, what it computed before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,27 +69,84 @@ namespace {
 
 using namespace mlir::arvr::interior;
 
+/// Whether `op`, at the start of a phase, may stay before the phase's
+/// versions, shared by both: pure arithmetic and views, nothing a version
+/// would change.
+bool sharedByVersions(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         !op->hasAttr(arvr::kBoundaryAttrName) &&
+         !isSignedDivisionByPositive(op);
+}
+
+/// The phases of a launch body with barriers: the ops before each barrier
+/// and after the last, each as [first, end), `end` the barrier or the
+/// terminator, `first` past the leading ops the versions share. Empty when
+/// a barrier is nested in another op (the body is then versioned whole) or
+/// a phase defines a value a later phase uses.
+SmallVector<std::pair<Operation *, Operation *>> phasesOf(Block &body) {
+  SmallVector<std::pair<Operation *, Operation *>> phases;
+  unsigned barriers = 0, topLevel = 0;
+  body.getParentOp()->walk([&](gpu::BarrierOp) { ++barriers; });
+  Operation *start = &body.front();
+  for (Operation &op : body) {
+    bool isBarrier = isa<gpu::BarrierOp>(op);
+    topLevel += isBarrier;
+    if (!isBarrier && &op != body.getTerminator())
+      continue;
+    Operation *first = start;
+    while (first != &op && sharedByVersions(first))
+      first = first->getNextNode();
+    phases.push_back({first, &op});
+    start = op.getNextNode();
+  }
+  if (barriers != topLevel)
+    return {};
+  for (auto [first, end] : phases)
+    for (Operation *op = first; op != end; op = op->getNextNode())
+      for (Operation *user : op->getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && (top == end || end->isBeforeInBlock(top)))
+          return {};
+      }
+  return phases;
+}
+
 /// Splits `launch` into its interior and border versions, when some of its
-/// boundary handling can be proved unneeded for whole blocks.
+/// boundary handling can be proved unneeded.
 void specialize(gpu::LaunchOp launch) {
   Block &body = launch.getBody().front();
   if (&body.front() == body.getTerminator())
     return;
   Operation *first = &body.front();
   OpBuilder b(first);
-  // Without a barrier, nothing forbids threads of a block to take
-  // different versions.
-  bool perThread =
-      !launch.getBody()
-           .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
-           .wasInterrupted();
+  bool hasBarrier =
+      launch.getBody()
+          .walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  // Between its barriers, each phase is versioned apart, by each thread:
+  // no barrier is then inside a version, and a block at the image's edge
+  // runs the interior version of the phases that need no boundary
+  // handling there (a stencil's input staged with mirrored rows, then
+  // both passes inside). Otherwise, without a barrier, nothing forbids
+  // threads of a block to take different versions; with one (nested), the
+  // whole body is versioned per block.
+  SmallVector<std::pair<Operation *, Operation *>> phases;
+  if (hasBarrier)
+    phases = phasesOf(body);
+  bool perThread = !hasBarrier || !phases.empty();
   gpu::KernelDim3 threads = launch.getThreadIds();
   gpu::KernelDim3 sizes = launch.getBlockSize();
   InteriorBounds bounds(
       launch.getBody(), launch.getLoc(), b,
       {{threads.x, sizes.x}, {threads.y, sizes.y}, {threads.z, sizes.z}},
       perThread);
-  versionInterior(first, bounds, b);
+  if (phases.empty()) {
+    versionInterior(first, bounds, b);
+    return;
+  }
+  for (auto [phaseFirst, end] : phases)
+    if (phaseFirst != end)
+      versionInterior(phaseFirst, bounds, b, end);
 }
 
 struct ArvrSpecializeInteriorPass

@@ -462,18 +462,21 @@ inline void replaceByInterior(Operation *op, OpBuilder &b) {
   max->erase();
 }
 
-/// Versions the ops of a block from `first` to its terminator: an scf.if
-/// at `first`, its condition that every boundary test of them proved over
-/// `bounds`' region holds, the then-branch the ops with those tests
-/// replaced, the else-branch the ops as they were. Both versions lose their
-/// marks. The scf.if (marked `arvr.interior`), or null when nothing is
-/// proved (the ops then untouched).
+/// Versions the ops of a block from `first` to `end` (excluded; the
+/// block's terminator when null): an scf.if at `first`, its condition that
+/// every boundary test of them proved over `bounds`' region holds, the
+/// then-branch the ops with those tests replaced, the else-branch the ops
+/// as they were. Both versions lose their marks. The scf.if (marked
+/// `arvr.interior`), or null when nothing is proved (the ops then
+/// untouched). No value the ops define may be used after `end`.
 inline scf::IfOp versionInterior(Operation *first, InteriorBounds &bounds,
-                                 OpBuilder &b) {
+                                 OpBuilder &b, Operation *end = nullptr) {
   Block &block = *first->getBlock();
+  if (!end)
+    end = block.getTerminator();
   SmallVector<Operation *> marked;
-  for (Operation &op : llvm::make_range(Block::iterator(first),
-                                        Block::iterator(block.getTerminator())))
+  for (Operation &op :
+       llvm::make_range(Block::iterator(first), Block::iterator(end)))
     op.walk([&](Operation *nested) {
       if (nested->hasAttr(arvr::kBoundaryAttrName) ||
           isSignedDivisionByPositive(nested))
@@ -501,8 +504,7 @@ inline scf::IfOp versionInterior(Operation *first, InteriorBounds &bounds,
   split->setAttr(arvr::kInteriorAttrName, b.getUnitAttr());
   Block *border = split.elseBlock();
   border->getOperations().splice(border->begin(), block.getOperations(),
-                                 Block::iterator(first),
-                                 Block::iterator(block.getTerminator()));
+                                 Block::iterator(first), Block::iterator(end));
   IRMapping mapping;
   Block *interior = split.thenBlock();
   b.setInsertionPoint(interior->getTerminator());

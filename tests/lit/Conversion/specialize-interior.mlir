@@ -1,6 +1,8 @@
 // arvr-specialize-interior: a launch whose reads are clamped gets a version
-// without the clamps (and without the per-point range guard) for blocks
-// whose every read is proved inside, selected once per block.
+// without the clamps (and without the per-point range guard) for the
+// threads whose every read is proved inside; a launch with barriers, one
+// for each phase between them; one with a barrier nested in a loop, one
+// for the whole body, selected once per block.
 // RUN: arvr-opt %s --split-input-file --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu=columns-per-thread=1 --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
 
 // A 3-tap horizontal sum with clamp-to-edge reads.
@@ -112,19 +114,34 @@ arvr.kernel @half(%src: !arvr.image<ui8, 1>) -> !arvr.image<ui8, 1> {
 
 // -----
 
-// A stage in shared memory: its launch has a barrier, so the condition is
-// the block's (thread ids range over the block: the tile's first column,
-// block_id * 32, less 1), the same for all its threads.
+// A stage in shared memory: its launch has a barrier. Each phase between
+// barriers is versioned on its own, by each thread (no barrier is inside
+// a version): the tile of "row", its clamps proved over the thread's runs
+// of it (the tile's first column, block_id * 32, less 1, is >= 0), then
+// the reader, its guards proved over the thread's points.
 // CHECK-LABEL: func.func @shared3
 // CHECK: gpu.launch blocks(%[[BIDX:[^,]+]],
 // CHECK: %[[BX:.+]] = arith.muli %[[BIDX]], %c32 : index
 // CHECK: %[[LEFT:.+]] = arith.addi %[[BX]], %c-1 : index
 // CHECK: arith.cmpi sge, %[[LEFT]], %c0 : index
 // CHECK: scf.if %{{.+}} {
-// CHECK: gpu.barrier
+// CHECK-NEXT: scf.for
+// CHECK-NOT: arith.maxsi
+// CHECK-NOT: gpu.barrier
 // CHECK: } else {
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.maxsi
+// CHECK-NOT: gpu.barrier
 // CHECK: } {arvr.interior}
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if %{{.+}} {
+// CHECK-NOT: scf.if
+// CHECK-NOT: gpu.barrier
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-NOT: gpu.barrier
+// CHECK: } {arvr.interior}
+// CHECK-NEXT: gpu.terminator
 arvr.kernel @shared3(%src: !arvr.image<ui8, 1>) -> !arvr.image<i32, 1> {
   %row = arvr.stage "row" gpu_shared : !arvr.image<i32, 1> {
   ^bb0(%x: index, %y: index, %ch: index):

@@ -205,13 +205,22 @@ def ArvrSpecializeInterior
     as it was}`, the `scf.if` marked `arvr.interior`. Signed divisions and remainders by a positive constant of
     a value bounded below by `0` over the block (a coordinate's `x / 2`)
     become unsigned ones there too (a shift or a mask for a power of two),
-    the bound's test joining the condition. In a launch with a barrier
-    the condition is the same for the whole block (no divergence; the
-    barrier stays legal); in one without, thread ids are fixed too and
-    each thread tests its own points, so that the threads of a block the
-    image's edge cuts through that are inside run the interior version (a
-    thread's values followed through integer arithmetic only: a test of a
-    coordinate computed from floats stays in both versions).
+    the bound's test joining the condition. In a launch without a barrier,
+    thread ids are fixed too and each thread tests its own points, so that
+    the threads of a block the image's edge cuts through that are inside
+    run the interior version (a thread's values followed through integer
+    arithmetic only: a test of a coordinate computed from floats stays in
+    both versions). In a launch whose barriers are all ops of its body
+    itself (shared stages' tiles, each followed by one), each phase between
+    barriers is versioned on its own, per thread, the barriers outside the
+    versions: a block at the image's edge runs the interior version of the
+    phases that need no boundary work there (a stencil's input staged with
+    mirrored rows, then passes over the staged tiles), the threads of a
+    partial tile inside it too. The leading pure ops of a phase (views,
+    index arithmetic) stay before its versions, shared by both; a phase
+    whose values a later phase uses, or a barrier nested in another op,
+    makes the whole body one versioned region, its condition the same for
+    the block (no divergence around a barrier).
     Values do not change. Marked ops
     whose operands escape the arithmetic (a coordinate computed from
     floats) stay in both versions. The marks are removed. Run after
