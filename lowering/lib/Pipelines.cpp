@@ -164,6 +164,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 32;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // Tables read at a run-time place from a global, not copied to local
+  // memory for each read.
+  device.addPass(createArvrGpuConstantTables());
   // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
   // become those instructions: the PTX needs no CUDA toolkit to link.
   ArvrNativeGpuMathOptions nativeMath;

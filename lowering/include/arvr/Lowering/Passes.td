@@ -707,6 +707,25 @@ def ArvrOccupancyBounds
   }];
 }
 
+def ArvrGpuConstantTables
+    : Pass<"arvr-gpu-constant-tables", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Read constant vectors at run-time places from globals";
+  let description = [{
+    An `llvm.extractelement` of a constant vector (a table of
+    `arvr-index-tables`) at a place that is not a constant (each point of a
+    stage reading its own entry) would be lowered by the NVPTX back end by
+    storing the whole vector to the thread's local memory and loading the
+    element back (the bilateral's 766 colour weights: a 16 KB stack frame a
+    thread). Each such vector becomes an internal constant `llvm.mlir.global`
+    of the gpu.module, in the global address space (one a table, however
+    many reads), read with `llvm.getelementptr inbounds` and an invariant
+    `llvm.load`. The values read are the same. Run on the gpu.module after
+    convert-gpu-to-nvvm; the constants left unused go with the next
+    canonicalisation.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ArvrNativeGpuMath : Pass<"arvr-native-gpu-math", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Replace libdevice calls that PTX does in one instruction";
   let description = [{
