@@ -356,7 +356,10 @@ with_schedule() {
   base=$(mktemp)
   cp "$file" "$base"
   for line in "$@"; do
-    grep -v -F "${line%%(*}(" "$base" >"$base.next" || true
+    # Only the directive's own statement (a comment naming it stays).
+    local call=${line%%(*}
+    grep -v -E "^[[:space:]]*${call//./\.}\(.*\);[[:space:]]*$" "$base" \
+      >"$base.next" || true
     mv "$base.next" "$base"
   done
   file=$base
