@@ -20,7 +20,7 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRCONTRACTFMA
@@ -92,14 +92,12 @@ struct ArvrContractFmaPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<AddOfProduct, SubOfProduct>(&getContext());
-    // No folding: only these rewrites, so that both pipelines contract the
-    // same pairs whatever else could fold.
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    config.enableConstantCSE(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
-      return signalPassFailure();
+    // One walk, no folding: only these rewrites, so that both pipelines
+    // contract the same pairs whatever else could fold. A rewrite makes no
+    // new candidate (an fma is neither an add nor a product, and each
+    // product has its one user), so one visit of each op is enough, in
+    // any order.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
