@@ -653,8 +653,7 @@ private:
     }
     bool required = access.getBoundary() == Boundary::in_bounds;
     bool hasOrigin = stage && !stage.getOrigin().empty();
-    bool inside = true;
-    for (unsigned dim = 0; dim < 3 && inside; ++dim) {
+    for (unsigned dim = 0; dim < 3; ++dim) {
       // The read must lie in [first, last]: [0, size - 1] for an image,
       // [origin, origin + size - 1] for a stage.
       Bound first = exactly(Form::of(0));
@@ -668,19 +667,21 @@ private:
       if (!below && provedLE(coords[dim].hi, last))
         continue;
       if (!required) {
-        inside = false; // Legal under its boundary mode, which stays.
-        continue;
+        // A boundary mode makes it legal; it stays.
+        auto &entry = bounded[readKey(access)];
+        entry.first.push_back(access);
+        entry.second = false;
+        return true;
       }
       reportRead(access, dim, below, below ? coords[dim].lo : coords[dim].hi,
                  below ? first : last);
       return false;
     }
     if (!required) {
-      auto &[group, allInside] =
-          bounded.try_emplace(readKey(access), SmallVector<AccessOp>(), true)
-              .first->second;
-      group.push_back(access);
-      allInside = allInside && inside;
+      auto [it, inserted] = bounded.try_emplace(readKey(access));
+      it->second.first.push_back(access);
+      if (inserted)
+        it->second.second = true;
     }
     return true;
   }
