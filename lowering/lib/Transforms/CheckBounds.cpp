@@ -14,9 +14,6 @@
 // bound on the side that keeps the inequality (a floor division by its
 // rational bound, or by the least integer it can be; an image size by 1).
 // A read not proved is an error, with a note saying how far it may go.
-// A read under a boundary mode that is proved inside becomes in_bounds
-// (with every read of its image under that mode in its stage), so that it
-// is lowered without boundary handling.
 //
 // To stay sound where i32 arithmetic could wrap, forms are kept small
 // (constants below 2^20, coefficients up to 256, images below 2^15 a side),
@@ -29,7 +26,6 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/MapVector.h"
 
 #include <optional>
 
@@ -574,16 +570,6 @@ private:
   // Kernels and reads
   //===--------------------------------------------------------------------===//
 
-  /// Reads of one image under one boundary mode and padding, and whether
-  /// every one of them is proved inside.
-  using ReadKey = std::tuple<Value, unsigned, Attribute>;
-  using BoundedReads =
-      llvm::MapVector<ReadKey, std::pair<SmallVector<AccessOp>, bool>>;
-  static ReadKey readKey(AccessOp access) {
-    return {access.getImage(), static_cast<unsigned>(access.getBoundary()),
-            access.getPaddingAttr()};
-  }
-
   bool checkKernel(KernelOp kernel) {
     Block &body = kernel.getBody().front();
     SmallVector<StageOp> stages(body.getOps<StageOp>());
@@ -611,32 +597,14 @@ private:
         window = it->second;
       }
       windows[stage] = window;
-      // Per image this stage reads under a boundary mode (and padding):
-      // its reads, and whether each was proved inside.
-      BoundedReads bounded;
-      stage.getBody().walk([&](AccessOp access) {
-        ok = checkAccess(access, reads, bounded) && ok;
-      });
-      // The boundary mode of reads proved inside never applies: they
-      // become in_bounds. Only where every read of that image under that
-      // mode in this stage is, so that a stencil's reads keep one mode (a
-      // centre tap proved inside stays with its neighbours, to be staged
-      // with them).
-      for (auto &[key, entry] : bounded) {
-        if (!entry.second)
-          continue;
-        for (AccessOp access : entry.first) {
-          access.setBoundary(Boundary::in_bounds);
-          access.removePaddingAttr();
-        }
-      }
+      stage.getBody().walk(
+          [&](AccessOp access) { ok = checkAccess(access, reads) && ok; });
     }
     return ok;
   }
 
   bool checkAccess(AccessOp access,
-                   DenseMap<Operation *, SmallVector<Range, 3>> &reads,
-                   BoundedReads &bounded) {
+                   DenseMap<Operation *, SmallVector<Range, 3>> &reads) {
     Value image = access.getImage();
     Range coords[3] = {range(access.getX()), range(access.getY()),
                        range(access.getC())};
@@ -651,7 +619,8 @@ private:
           it->second[dim] = join(it->second[dim], coords[dim]);
       return true;
     }
-    bool required = access.getBoundary() == Boundary::in_bounds;
+    if (access.getBoundary() != Boundary::in_bounds)
+      return true;
     bool hasOrigin = stage && !stage.getOrigin().empty();
     for (unsigned dim = 0; dim < 3; ++dim) {
       // The read must lie in [first, last]: [0, size - 1] for an image,
@@ -666,22 +635,9 @@ private:
       bool below = !provedLE(first, coords[dim].lo);
       if (!below && provedLE(coords[dim].hi, last))
         continue;
-      if (!required) {
-        // A boundary mode makes it legal; it stays.
-        auto &entry = bounded[readKey(access)];
-        entry.first.push_back(access);
-        entry.second = false;
-        return true;
-      }
       reportRead(access, dim, below, below ? coords[dim].lo : coords[dim].hi,
                  below ? first : last);
       return false;
-    }
-    if (!required) {
-      auto [it, inserted] = bounded.try_emplace(readKey(access));
-      it->second.first.push_back(access);
-      if (inserted)
-        it->second.second = true;
     }
     return true;
   }

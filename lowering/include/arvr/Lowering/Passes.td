@@ -72,17 +72,8 @@ def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
     below by the least integer it can be. An end of a range that min, max,
     select or a union leave undecided keeps its candidates side by side.
     Reads with a boundary mode, samples and reads of stages without sizes
-    are in range by definition.
-
-    A read under a boundary mode that the same proof shows inside (a
-    pointwise read of a stage as large as its reader, `l1(x, y, c)` of
-    `mirror` stage `l1`) never uses its mode: it becomes `in_bounds`, so
-    that it is lowered without boundary handling, when every read of that
-    image under that mode and padding in the stage is proved. Reads of one
-    image under one mode are a stencil's taps: a centre tap alone proved
-    inside keeps its mode, for `arvr-stage-inputs` to stage the stencil.
-    Run after `arvr-inline-stages` and canonicalisation, before
-    `arvr-split-planes`.
+    are in range by definition. Run after `arvr-inline-stages` and
+    canonicalisation, before `arvr-split-planes`.
   }];
 }
 
