@@ -36,8 +36,9 @@ using namespace mlir;
 namespace {
 
 /// The most iterations a loop may have for its values to become a table:
-/// a loop of a reduction (each iteration reads the table, which a GPU
-/// thread may hold in local memory), and a stage's loop over its points
+/// a loop of a reduction (each iteration reads the table; on the GPU from
+/// a constant global, arvr-gpu-constant-tables), and a stage's loop over
+/// its points
 /// (each point reads its own entry once: a table a bilateral filter reads
 /// at the sum of three byte differences has 766).
 constexpr int64_t kMaxEntries = 256;
