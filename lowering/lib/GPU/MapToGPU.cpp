@@ -345,14 +345,19 @@ constexpr int64_t kRun = 4;
 /// Computes the tile of a shared stage (the loop `stage`, writing through
 /// `stores`) into `tile`, from the launch's start: each row of the tile in
 /// runs of kRun consecutive points (the last run of a row cut at its end),
-/// the runs numbered row by row and dealt out to the block's threads in
-/// turn (thread t = ty bx + tx computes runs t, t + bx by, ...), so that
-/// every thread but the last few does the same work whatever the tile's
-/// shape, and the points of a run, neighbours in a row, share most of what
-/// they read (a stencil's taps: arvr-reuse-loads and arvr-wide-access
-/// then read each byte once). Point k of run r is (origin + (r / runs per
-/// row, (r % runs per row) kRun + k)), computed when it is in the tile and
-/// inside the stage's `window` (a guard marked as boundary handling).
+/// so that the points of a run, neighbours in a row, share most of what
+/// they read (a stencil's taps: arvr-reuse-loads and arvr-wide-access then
+/// read each byte once). Point k of run (row r, run q of the row) is
+/// (origin + (r, q kRun + k)), computed when it is in the tile and inside
+/// the stage's `window` (a guard marked as boundary handling).
+///
+/// Where the runs of a row are a number R known when compiling and at most
+/// the block's T threads, thread t = ty bx + tx keeps one run column,
+/// t % R, and takes the rows t / R, t / R + T / R, ... (the last T % R
+/// threads idle): its column's part of each address is computed once, and
+/// the loop steps by whole rows, with no division per run. Otherwise the
+/// runs are numbered row by row and dealt out in turn (thread t computes
+/// runs t, t + T, ..., each split into row and run by a division).
 /// Returns the loop over the runs.
 static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
                                 scf::ParallelOp stage,
@@ -369,19 +374,43 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
   auto [stageRows, stageCols] = window;
   Value thread = arith::AddIOp::create(
       rewriter, loc, arith::MulIOp::create(rewriter, loc, ty, index(bx)), tx);
-  Value runsPerRow =
-      arith::CeilDivUIOp::create(rewriter, loc, tileCols, index(kRun));
-  Value runs = arith::MulIOp::create(rewriter, loc, tileRows, runsPerRow);
-  auto overTile =
-      scf::ForOp::create(rewriter, loc, thread, runs, index(bx * by));
-  rewriter.setInsertionPointToStart(overTile.getBody());
-  Value run = overTile.getInductionVar();
-  Value i = arith::AddIOp::create(
-      rewriter, loc, row0,
-      arith::DivUIOp::create(rewriter, loc, run, runsPerRow));
-  Value runStart = arith::MulIOp::create(
-      rewriter, loc, arith::RemUIOp::create(rewriter, loc, run, runsPerRow),
-      index(kRun));
+  int64_t threads = bx * by;
+  arvr::Linear cols = arvr::linearize(tileCols);
+  int64_t staticRuns = cols.terms.empty() && cols.offset > 0
+                           ? (cols.offset + kRun - 1) / kRun
+                           : 0;
+  scf::ForOp overTile;
+  Value i, runStart;
+  if (staticRuns > 0 && staticRuns <= threads) {
+    // A run column per thread, whole rows per step.
+    int64_t step = threads / staticRuns;
+    Value first =
+        arith::DivUIOp::create(rewriter, loc, thread, index(staticRuns));
+    Value working =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, thread,
+                              index(step * staticRuns));
+    first = arith::SelectOp::create(rewriter, loc, working, first, tileRows);
+    runStart = arith::MulIOp::create(
+        rewriter, loc,
+        arith::RemUIOp::create(rewriter, loc, thread, index(staticRuns)),
+        index(kRun));
+    overTile = scf::ForOp::create(rewriter, loc, first, tileRows, index(step));
+    rewriter.setInsertionPointToStart(overTile.getBody());
+    i = arith::AddIOp::create(rewriter, loc, row0, overTile.getInductionVar());
+  } else {
+    Value runsPerRow =
+        arith::CeilDivUIOp::create(rewriter, loc, tileCols, index(kRun));
+    Value runs = arith::MulIOp::create(rewriter, loc, tileRows, runsPerRow);
+    overTile = scf::ForOp::create(rewriter, loc, thread, runs, index(threads));
+    rewriter.setInsertionPointToStart(overTile.getBody());
+    Value run = overTile.getInductionVar();
+    i = arith::AddIOp::create(
+        rewriter, loc, row0,
+        arith::DivUIOp::create(rewriter, loc, run, runsPerRow));
+    runStart = arith::MulIOp::create(
+        rewriter, loc, arith::RemUIOp::create(rewriter, loc, run, runsPerRow),
+        index(kRun));
+  }
   auto lessThan = [&](Value a, Value b) -> Value {
     return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, a,
                                  b);

@@ -138,8 +138,11 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     thread n points along x, a block's width apart. A stage whose schedule
     says `shared = true` is fused into its one
     reader: each block computes the stage's tile and halo into dynamic
-    shared memory (its points dealt out to the threads in runs of 4
-    consecutive points), waits at a barrier, then computes its tile of the
+    shared memory in runs of 4 consecutive points (where a row's runs are
+    a number R known when compiling and at most the block's threads, each
+    thread keeps run column `t % R` and steps down the rows from `t / R`;
+    otherwise the runs are dealt out to the threads in turn), waits at a
+    barrier, then computes its tile of the
     reader, `shared-rows-per-thread` consecutive rows per thread, or more
     (up to 16) where the stage's halo of rows (taken as 8 where it is not
     known when compiling) would otherwise be more than an eighth of the
