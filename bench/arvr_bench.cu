@@ -1231,7 +1231,7 @@ int main(int argc, char **argv) {
       loadVariants(plans,
                    {{"lens_undistort_px1", "arvrc 1 px/thread"},
                     {"lens_undistort_px4", "arvrc 4 px/thread"},
-                    {"lens_undistort_32x4", "arvrc 32x4"}},
+                    {"lens_undistort_32x8", "arvrc 32x8"}},
                    variantKernels);
   addExtraVariants(extra, "gaussian_blur", variants, variantKernels);
   addExtraVariants(extra, "lens_undistort", lensVariants, variantKernels);

@@ -65,14 +65,14 @@ sed 's/\(out.gpu_tile([0-9]*, [0-9]*);\)/\1\n    out.gpu_pixels(4);\n    blur_x.
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_shared_px4_unroll.arvr"
 sed 's/blur_x.compute_shared();/blur_x.compute_root();\n    blur_x.gpu_pixels(2);/; s/out.gpu_tile([0-9]*, [0-9]*);/out.gpu_tile(32, 8);\n    out.gpu_pixels(2);/' \
   "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_root_px2.arvr"
-# Other schedules of the lens: one or four points a thread, shorter blocks.
+# Other schedules of the lens: one or four points a thread, taller blocks.
 sed '/out.gpu_pixels([0-9]*);/d' "$src/examples/lens_undistort.arvr" \
   >"$out/ptx/lens_undistort_px1.arvr"
 sed 's/out.gpu_pixels([0-9]*);/out.gpu_pixels(4);/' "$src/examples/lens_undistort.arvr" \
   >"$out/ptx/lens_undistort_px4.arvr"
-sed 's/out.gpu_tile([0-9]*, [0-9]*);/out.gpu_tile(32, 4);/' "$src/examples/lens_undistort.arvr" \
-  >"$out/ptx/lens_undistort_32x4.arvr"
-for v in lens_undistort_px1 lens_undistort_px4 lens_undistort_32x4; do
+sed 's/out.gpu_tile([0-9]*, [0-9]*);/out.gpu_tile(32, 8);/' "$src/examples/lens_undistort.arvr" \
+  >"$out/ptx/lens_undistort_32x8.arvr"
+for v in lens_undistort_px1 lens_undistort_px4 lens_undistort_32x8; do
   # shellcheck disable=SC2086
   "$arvrc" build "$out/ptx/$v.arvr" ${known[lens_undistort]} -o "$out/ptx/$v.ptx" || exit 1
 done

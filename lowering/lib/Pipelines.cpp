@@ -115,6 +115,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
   pm.addPass(createBottomUpCanonicalizer());
+  // Clamps proved idle go (u8_sat of normalised weights over bytes), once
+  // the weights are constants; the values do not change.
+  pm.addPass(createArvrRedundantClamps());
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
@@ -219,6 +222,8 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   // Runs of columns whose every read is inside, without boundary handling
   // (after folding, so that the loops' bounds and steps are constants).
   pm.addPass(createCanonicalizerPass());
+  // As in the GPU pipeline, once the weights are constants.
+  pm.addPass(createArvrRedundantClamps());
   pm.addNestedPass<func::FuncOp>(createArvrCpuInterior());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());

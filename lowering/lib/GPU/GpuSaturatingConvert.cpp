@@ -10,7 +10,9 @@
 //
 // gives the same byte for every x (negative and NaN: 0; above 255: 255;
 // in between: x rounded to nearest even, which the clamp to 255 first
-// would not change) in two instructions. The pattern is matched on the
+// would not change) in two instructions. `fptoui(roundeven(x))` to i8
+// with no clamp (arvr-redundant-clamps found x rounds into [0, 255]) is
+// `trunc(f2ui.rn(x))`: one instruction. The pattern is matched on the
 // kernels' LLVM dialect, after convert-gpu-to-nvvm and
 // arvr-native-gpu-math; the CPU keeps the generic form, with the same
 // results.
@@ -64,6 +66,13 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
     Value clampedAbove = operandBesides<LLVM::MinNumOp>(round.getIn(), 255.0);
     Value x = clampedAbove ? operandBesides<LLVM::MaxNumOp>(clampedAbove, 0.0)
                            : Value();
+    // Without clamps (arvr-redundant-clamps proved them idle), the value
+    // rounds into [0, 255]: the conversion alone (out of range, fptoui's
+    // result is poison, so any byte will do).
+    bool bare = !x && !round.getIn().getDefiningOp<LLVM::MinNumOp>() &&
+                !round.getIn().getDefiningOp<LLVM::MaxNumOp>();
+    if (bare)
+      x = round.getIn();
     if (!x)
       return failure();
     Location loc = convert.getLoc();
@@ -73,11 +82,13 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
             rewriter, loc, i32, rewriter.getStringAttr("llvm.nvvm.f2ui.rn"),
             ValueRange{x})
             .getResult(0);
-    Value limit = LLVM::ConstantOp::create(rewriter, loc, i32,
-                                           rewriter.getI32IntegerAttr(255));
-    Value clamped = LLVM::UMinOp::create(rewriter, loc, i32, rounded, limit);
+    if (!bare) {
+      Value limit = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                             rewriter.getI32IntegerAttr(255));
+      rounded = LLVM::UMinOp::create(rewriter, loc, i32, rounded, limit);
+    }
     rewriter.replaceOpWithNewOp<LLVM::TruncOp>(convert, convert.getType(),
-                                               clamped);
+                                               rounded);
     return success();
   }
 };

@@ -1,6 +1,7 @@
 // arvr-gpu-saturating-convert: the lowered u8_sat (clamp to [0, 255],
 // round to nearest even, convert) becomes f2ui.rn, a min and a truncation;
-// other conversions stay.
+// a rounding converted without clamps (arvr-redundant-clamps proved them
+// idle) f2ui.rn and a truncation; other conversions stay.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-gpu-saturating-convert))' | FileCheck %s
 
 gpu.module @kernels {
@@ -16,6 +17,18 @@ gpu.module @kernels {
     %a = llvm.intr.maxnum(%x, %zero) : (f32, f32) -> f32
     %b = llvm.intr.minnum(%a, %max) : (f32, f32) -> f32
     %c = llvm.intr.roundeven(%b) : (f32) -> f32
+    %d = llvm.fptoui %c : f32 to i8
+    llvm.return %d : i8
+  }
+
+  // CHECK-LABEL: llvm.func @bare
+  // CHECK-SAME: (%[[X:.+]]: f32)
+  // CHECK: %[[R:.+]] = llvm.call_intrinsic "llvm.nvvm.f2ui.rn"(%[[X]]) : (f32) -> i32
+  // CHECK-NOT: umin
+  // CHECK: %[[T:.+]] = llvm.trunc %[[R]] : i32 to i8
+  // CHECK: llvm.return %[[T]]
+  llvm.func @bare(%x: f32) -> i8 {
+    %c = llvm.intr.roundeven(%x) : (f32) -> f32
     %d = llvm.fptoui %c : f32 to i8
     llvm.return %d : i8
   }

@@ -607,6 +607,36 @@ def ArvrContractFma : Pass<"arvr-contract-fma"> {
                            "::mlir::math::MathDialect"];
 }
 
+def ArvrRedundantClamps : Pass<"arvr-redundant-clamps"> {
+  let summary = "Remove float clamps that an interval analysis proves idle";
+  let description = [{
+    Finds a range for each f32 value of the loops by interval arithmetic:
+    constants, integers widened to floats (a u8 read is in [0, 255]),
+    `addf`, `subf`, `mulf`, `math.fma`, `divf` by a divisor of one sign,
+    `negf`, `absf`, minima, maxima, `select`, and the loads of an
+    intermediate buffer that only loads and stores touch (the union of what
+    its stores write, each stage after those it reads; a tile in a
+    launch's dynamic shared memory counts as one). Every result is
+    widened by more than one f32 rounding can move it, never across zero.
+    Anything else (a parameter, a float image, a loop-carried value) is
+    unknown, and may be NaN.
+
+    Then `min(x, c)` with x <= c and `max(x, c)` with x >= c (c a constant)
+    become x (not where x may equal c = 0: -0 against +0); under `math.roundeven` whose result is only converted to an
+    integer (`u8_sat`'s rounding), a chain of such clamps with integer
+    bounds goes whole when x rounds inside them anyway (x < c + 1/2 under
+    a min, x > c - 1/2 under a max), or stays whole. A Gaussian's `u8_sat`
+    of normalised weights over bytes becomes one rounding conversion
+    (`arvr-gpu-saturating-convert` then emits one `cvt.rni.u32.f32` for
+    it). Values do not change, bit for bit, so CPU and CUDA stay
+    bit-identical; the GPU pipeline runs the pass after `arvr-map-to-gpu`,
+    the CPU one after `arvr-contract-fma`, each after a canonicalisation
+    (a specialised kernel's weights are constants then).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def ArvrFastReciprocal : Pass<"arvr-fast-reciprocal", "::mlir::ModuleOp"> {
   let summary = "Opt-in: x / d as x * (1 / d) for a divisor fixed for all points";
   let description = [{
