@@ -25,9 +25,10 @@
 // `--set more` runs five other examples instead (more_examples.cuh). DIR
 // holds lens_undistort.plan.json, gaussian_blur.plan.json and
 // nv12_to_rgb.plan.json with their PTX (arvrc build ... -o DIR/NAME.ptx).
-// DIR2 holds more of the Gaussian's and the lens's, named
-// gaussian_blur@LABEL.plan.json or lens_undistort@LABEL.plan.json (built by
-// a changed compiler: an A/B in one run, bench/README.md).
+// DIR2 holds more of the Gaussian's, the lens's and NV12's, named
+// gaussian_blur@LABEL.plan.json, lens_undistort@LABEL.plan.json or
+// nv12_to_rgb@LABEL.plan.json (built by a changed compiler: an A/B in one
+// run, bench/README.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -968,9 +969,12 @@ void benchGaussian(ArvrKernel &k,
       sets, reps, stream);
 }
 
-void benchNv12(ArvrKernel &k, const HostImage &photo,
-               const std::string &sizeName, int width, int height, int reps,
-               cudaStream_t stream) {
+/// `variants`: arvrc builds of NV12 by a changed compiler (`--extra`), each
+/// (name, kernel), timed beside the example's own.
+void benchNv12(ArvrKernel &k,
+               std::vector<std::pair<std::string, ArvrKernel *>> &variants,
+               const HostImage &photo, const std::string &sizeName, int width,
+               int height, int reps, cudaStream_t stream) {
   size_t lumaBytes = size_t(width) * height, frameIn = lumaBytes * 3 / 2;
   size_t frameOut = lumaBytes * 3;
   int sets = setsFor(frameIn + frameOut);
@@ -986,19 +990,28 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
     CUDA(cudaMemcpy(chroma.ptr(s), nv12.data() + lumaBytes, frameIn - lumaBytes,
                     cudaMemcpyHostToDevice));
   }
-  ArvrSets frames = arvrSets(
-      k,
-      [&](int s) {
-        std::vector<Binding> b(k.args.size());
-        b[0].shape = {height, width, 1};
-        b[0].pointer = luma.address(s);
-        b[1].shape = {height / 2, width / 2, 2};
-        b[1].pointer = chroma.address(s);
-        b[2].shape = {height, width, 3};
-        b[2].pointer = out[0]->address(s);
-        return b;
-      },
-      sets);
+  // The planes in, output pool `o` out.
+  auto setsOf = [&](ArvrKernel &kernel, size_t o) {
+    return arvrSets(
+        kernel,
+        [&, o](int s) {
+          std::vector<Binding> b(kernel.args.size());
+          b[0].shape = {height, width, 1};
+          b[0].pointer = luma.address(s);
+          b[1].shape = {height / 2, width / 2, 2};
+          b[1].pointer = chroma.address(s);
+          b[2].shape = {height, width, 3};
+          b[2].pointer = out[o]->address(s);
+          return b;
+        },
+        sets);
+  };
+  ArvrSets frames = setsOf(k, 0);
+  std::vector<ArvrSets> variantFrames;
+  for (auto &variant : variants) {
+    out.emplace_back(new FramePool(sets, frameOut));
+    variantFrames.push_back(setsOf(*variant.second, out.size() - 1));
+  }
   std::vector<Impl> impls;
   impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
   dim3 block = hand::nv12Block();
@@ -1023,15 +1036,21 @@ void benchNv12(ArvrKernel &k, const HostImage &photo,
                      }
                    },
                    {}});
+#else
+  // Keep implementation numbers (and so output buffers) as with NPP.
+  impls.push_back({"NPP (not built)", [](int, int, cudaStream_t) {}, {}});
 #endif
+  addVariants(impls, variants, variantFrames);
   measure(
       {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameOut);
-        CUDA(cudaMemcpy(host.data(), out[i]->ptr(f), frameOut,
+        CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameOut,
                         cudaMemcpyDeviceToHost));
       },
-      [&](int i, int f) { CUDA(cudaMemset(out[i]->ptr(f), 0xA5, frameOut)); },
+      [&](int i, int f) {
+        CUDA(cudaMemset(out[bufferIndex(i)]->ptr(f), 0xA5, frameOut));
+      },
       sets, reps, stream);
 }
 
@@ -1235,6 +1254,8 @@ int main(int argc, char **argv) {
                    variantKernels);
   addExtraVariants(extra, "gaussian_blur", variants, variantKernels);
   addExtraVariants(extra, "lens_undistort", lensVariants, variantKernels);
+  std::vector<std::pair<std::string, ArvrKernel *>> nv12Variants;
+  addExtraVariants(extra, "nv12_to_rgb", nv12Variants, variantKernels);
 
   struct Size {
     const char *name;
@@ -1246,7 +1267,8 @@ int main(int argc, char **argv) {
               stream);
     benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
                   stream);
-    benchNv12(nv12, photo, s.name, s.width, s.height, reps, stream);
+    benchNv12(nv12, nv12Variants, photo, s.name, s.width, s.height, reps,
+              stream);
   }
   csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
          "upload_us,kernel_us,download_us\n";

@@ -121,7 +121,8 @@ fi
 photo=()
 [ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
 # ARVR_BENCH_EXTRA=DIR: plans built by a changed compiler
-# (gaussian_blur@LABEL, lens_undistort@LABEL), run beside these.
+# (gaussian_blur@LABEL, lens_undistort@LABEL, nv12_to_rgb@LABEL), run beside
+# these.
 extra=()
 [ -n "${ARVR_BENCH_EXTRA:-}" ] && extra=(--extra "$ARVR_BENCH_EXTRA")
 "$out/arvr_bench" --plans "$out/ptx" "${photo[@]}" "${extra[@]}" --reps 60 --csv "$out/bench.csv" \
