@@ -1,12 +1,17 @@
-// arvr-occupancy-bounds: kernels of 512 and 256 threads get 2 and 4 as
-// their minimum of resident blocks; a kernel of 1024 threads, and a
-// function that is not a kernel, get nothing.
+// arvr-occupancy-bounds: kernels of 512, 256 and 128 threads get 2, 4 and
+// 9 (1152 threads) as their minimum of resident blocks, one of 32 threads
+// sm_90's most, 32; a kernel of 1024 threads, and a function that is not a
+// kernel, get nothing.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-occupancy-bounds))' | FileCheck %s
 
 // CHECK-LABEL: llvm.func @k512
 // CHECK-SAME: nvvm.minctasm = 2 : i32
 // CHECK-LABEL: llvm.func @k256
 // CHECK-SAME: nvvm.minctasm = 4 : i32
+// CHECK-LABEL: llvm.func @k128
+// CHECK-SAME: nvvm.minctasm = 9 : i32
+// CHECK-LABEL: llvm.func @k32
+// CHECK-SAME: nvvm.minctasm = 32 : i32
 // CHECK-LABEL: llvm.func @k1024
 // CHECK-NOT: nvvm.minctasm
 // CHECK-LABEL: llvm.func @helper
@@ -16,6 +21,12 @@ gpu.module @kernels {
     llvm.return
   }
   llvm.func @k256() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 8, 1>} {
+    llvm.return
+  }
+  llvm.func @k128() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 4, 1>} {
+    llvm.return
+  }
+  llvm.func @k32() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 1, 1>} {
     llvm.return
   }
   llvm.func @k1024() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 32, 1>} {
