@@ -1,18 +1,24 @@
 //===- OccupancyBounds.cpp - Keep over half an SM's threads resident ------===//
 //
 // Gives each kernel (an llvm.func marked nvvm.kernel, with its block size in
-// nvvm.maxntid) `nvvm.minctasm = min(32, 1152 / threads per block)` (PTX's
+// nvvm.maxntid) `nvvm.minctasm = min(32, T / threads per block)` (PTX's
 // .minnctapersm, CUDA's __launch_bounds__(threads, blocks)) when that is 2
-// or more: ptxas then keeps each thread within 65536 / 1152 = 56 registers
-// (a block of 128 threads: 9 blocks), so that 1152 threads (56% of an
-// sm_90 SM) can be resident and hide the latency of memory. Without it, a
+// or more, so that ptxas keeps each thread within 65536 / T registers and T
+// threads can be resident to hide the latency of memory. Without it, a
 // kernel whose unrolled stencil keeps many loads in flight takes up to 255
-// registers and runs at a quarter of that or less. The figure was measured
-// on the H200 (2026-12-05): the lens at 56 registers, no spills, ran 4%
-// faster than at 64 (1024 threads) at every size; 48 would spill it. Blocks
-// of 256 threads or more get what 1024 gave them (4, 2); a kernel whose
-// block alone has 1024 threads or more gets nothing; sm_90 holds at most
-// 32 blocks. Run after convert-gpu-to-nvvm.
+// registers and runs at a quarter of that or less.
+//
+// T is 1152 (56% of an sm_90 SM; 56 registers for a block of 128 threads):
+// measured on the H200 (2026-12-05), the lens at 56 registers, no spills,
+// ran 4% faster than at 64 (T = 1024) at every size, NV12 2-3%; 48 would
+// spill the lens. A kernel whose blocks compute tiles in shared memory
+// together (it has a block-wide barrier; a warp's staged stores have none)
+// keeps T = 1024 (64 registers): its tiles, not its registers, bound how
+// many of its blocks are resident (the Gaussian's 36 KB: 6 blocks of 128
+// threads), and its reader's accumulators spilled at 56 (a Gaussian of
+// radius 8: 192 -> 472 bytes). Blocks of 256 threads or more get 4 or 2 either
+// way; a kernel whose block alone has 1024 threads or more gets nothing; sm_90
+// holds at most 32 blocks. Run after convert-gpu-to-nvvm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,8 +37,10 @@ using namespace mlir;
 
 namespace {
 
-/// The threads an SM should be able to hold of one kernel.
+/// The threads an SM should be able to hold of one kernel, and of one
+/// whose blocks compute tiles in shared memory together.
 constexpr int64_t kResidentThreads = 1152;
+constexpr int64_t kResidentThreadsTiles = 1024;
 /// The most blocks an sm_90 SM holds.
 constexpr int64_t kMaxResidentBlocks = 32;
 
@@ -47,9 +55,15 @@ struct ArvrOccupancyBoundsPass
       int64_t threads = 1;
       for (int32_t extent : block.asArrayRef())
         threads *= extent;
+      // A block-wide barrier: tiles the block computes together.
+      bool tiles = false;
+      func.walk([&](Operation *op) {
+        if (isa<NVVM::Barrier0Op, NVVM::BarrierOp>(op))
+          tiles = true;
+      });
+      int64_t resident = tiles ? kResidentThreadsTiles : kResidentThreads;
       int64_t blocks =
-          threads > 0 ? std::min(kResidentThreads / threads, kMaxResidentBlocks)
-                      : 0;
+          threads > 0 ? std::min(resident / threads, kMaxResidentBlocks) : 0;
       if (blocks < 2)
         return;
       func->setAttr(

@@ -1,6 +1,7 @@
 // arvr-occupancy-bounds: kernels of 512, 256 and 128 threads get 2, 4 and
 // 9 (1152 threads) as their minimum of resident blocks, one of 32 threads
-// sm_90's most, 32; a kernel of 1024 threads, and a function that is not a
+// sm_90's most, 32; a kernel of 128 threads with a block-wide barrier (tiles
+// computed together in shared memory) 8 (1024 threads); a kernel of 1024 threads, and a function that is not a
 // kernel, get nothing.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-occupancy-bounds))' | FileCheck %s
 
@@ -10,6 +11,8 @@
 // CHECK-SAME: nvvm.minctasm = 4 : i32
 // CHECK-LABEL: llvm.func @k128
 // CHECK-SAME: nvvm.minctasm = 9 : i32
+// CHECK-LABEL: llvm.func @k128_tiles
+// CHECK-SAME: nvvm.minctasm = 8 : i32
 // CHECK-LABEL: llvm.func @k32
 // CHECK-SAME: nvvm.minctasm = 32 : i32
 // CHECK-LABEL: llvm.func @k1024
@@ -24,6 +27,10 @@ gpu.module @kernels {
     llvm.return
   }
   llvm.func @k128() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 4, 1>} {
+    llvm.return
+  }
+  llvm.func @k128_tiles() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 4, 1>} {
+    nvvm.barrier0
     llvm.return
   }
   llvm.func @k32() attributes {nvvm.kernel, nvvm.maxntid = array<i32: 32, 1, 1>} {

@@ -728,8 +728,11 @@ def ArvrOccupancyBounds
     within 56 registers and at least 1152 threads (56% of an sm_90 SM) can
     be resident to hide the latency of memory (measured on the H200: the
     lens 4% faster at 56 registers than at 64, without spills; 48 spills
-    it). Blocks of 256 threads or more get 4 or 2, as with 1024 threads.
-    Run after `convert-gpu-to-nvvm`.
+    it). A kernel whose blocks compute tiles together (it has a block-wide
+    barrier, `nvvm.barrier0`) gets `1024 / threads` (64 registers): its
+    shared tiles bound its residency, and its reader's accumulators spill
+    at 56. Blocks of 256 threads or more
+    get 4 or 2 either way. Run after `convert-gpu-to-nvvm`.
   }];
 }
 
