@@ -76,7 +76,7 @@ static std::optional<Range> rounded(double lo, double hi) {
   return Range{down(lo), up(hi)};
 }
 
-static std::optional<Range> product(Range a, Range b) {
+static Range product(Range a, Range b) {
   double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
 }
@@ -107,7 +107,7 @@ public:
           return;
         }
       }
-      buffers[op->getResult(0)] = {stores, 0, true, Range{0, 0}, false};
+      buffers[op->getResult(0)] = {stores, 0, true, Range{0, 0}};
     });
     root->walk([&](Operation *op) { visit(op); });
   }
@@ -120,12 +120,12 @@ public:
   }
 
 private:
-  /// What the stores seen so far have written to a buffer.
+  /// What the stores seen so far have written to a buffer (`range`: the
+  /// union of their values while all are `known`).
   struct Buffer {
     int stores, seen;
     bool known;
     Range range;
-    bool any;
   };
 
   void visit(Operation *op) {
@@ -134,16 +134,14 @@ private:
       if (it == buffers.end())
         return;
       Buffer &b = it->second;
-      ++b.seen;
       std::optional<Range> r = of(store.getValue());
-      if (!r) {
+      if (!r)
         b.known = false;
-      } else {
-        b.range = b.any ? Range{std::min(b.range.lo, r->lo),
-                                std::max(b.range.hi, r->hi)}
-                        : *r;
-        b.any = true;
-      }
+      else if (b.seen == 0)
+        b.range = *r;
+      else
+        b.range = {std::min(b.range.lo, r->lo), std::max(b.range.hi, r->hi)};
+      ++b.seen;
       return;
     }
     if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
@@ -165,7 +163,7 @@ private:
       if (it == buffers.end())
         return std::nullopt;
       const Buffer &b = it->second;
-      if (!b.known || !b.any || b.seen != b.stores)
+      if (!b.known || b.stores == 0 || b.seen != b.stores)
         return std::nullopt;
       return b.range;
     }
@@ -195,17 +193,17 @@ private:
           return rounded(in[0].lo - in[1].hi, in[0].hi - in[1].lo);
         })
         .Case([&](arith::MulFOp) {
-          Range p = *product(in[0], in[1]);
+          Range p = product(in[0], in[1]);
           return rounded(p.lo, p.hi);
         })
         .Case([&](math::FmaOp) {
-          Range p = *product(in[0], in[1]);
+          Range p = product(in[0], in[1]);
           return rounded(p.lo + in[2].lo, p.hi + in[2].hi);
         })
         .Case([&](arith::DivFOp) -> std::optional<Range> {
           if (in[1].lo <= 0 && in[1].hi >= 0)
             return std::nullopt;
-          Range p = *product(in[0], Range{1 / in[1].hi, 1 / in[1].lo});
+          Range p = product(in[0], Range{1 / in[1].hi, 1 / in[1].lo});
           return rounded(p.lo, p.hi);
         })
         .Case([&](arith::NegFOp) {
