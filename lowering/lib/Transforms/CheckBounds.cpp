@@ -2,26 +2,28 @@
 //
 // A read of an image without a boundary mode (`arvr.access ... in_bounds`)
 // is undefined outside the image, so the compiler must prove it stays
-// inside. The proof is interval arithmetic whose ends are affine forms over
-// "atoms", the kernel's uniform integers: image sizes (at least 1), floor
-// divisions of forms by constants, and values it cannot see into (scalar
-// parameters: of either sign). An end may be the least (or greatest) of a
-// few forms that cannot be compared, as min, max, select and unions make.
-// A coordinate of a stage ranges over the stage's window; the window of a
-// stage without sizes is the union of what its readers read, so stages are
-// visited from the last to the first. `0 <= low` and `high <= size - 1` are
-// then proved for every value of the atoms by replacing each atom by a
-// bound on the side that keeps the inequality (a floor division by its
-// rational bound, or by the least integer it can be; an image size by 1).
-// A read not proved is an error, with a note saying how far it may go.
+// inside. The ranges come from the bounds analysis of Ranges.h (the rules
+// arvr-infer-bounds and the interior versions use), with ends that are
+// affine forms over "atoms", the kernel's uniform integers: image sizes (at
+// least 1), floor divisions of forms by constants, and values it cannot see
+// into (scalar parameters: of either sign). An end may be the least (or
+// greatest) of a few forms that cannot be compared, as min, max, select and
+// unions make. A coordinate of a stage ranges over the stage's window; the
+// window of a stage without sizes is the union of what its readers read, so
+// stages are visited from the last to the first. `0 <= low` and `high <=
+// size - 1` are then proved for every value of the atoms by replacing each
+// atom by a bound on the side that keeps the inequality (a floor division by
+// its rational bound, or by the least integer it can be; an image size by
+// 1). A read not proved is an error, with a note saying how far it may go.
 //
 // To stay sound where i32 arithmetic could wrap, forms are kept small
 // (constants below 2^20, coefficients up to 256, images below 2^15 a side),
-// and the values floor division, min, max and select take must not depend
-// on a scalar parameter: anything else has an unknown range.
+// and the ends floor division, min, max and select take from their
+// operands must not depend on a scalar parameter: such an end is unknown.
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/Ranges.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -117,13 +119,11 @@ constexpr int64_t kProofLimit = int64_t(1) << 60;
 using Bound = std::optional<SmallVector<Form, 2>>;
 
 /// An inclusive range [lo, hi] of an integer.
-struct Range {
-  Bound lo, hi;
-  static Range point(const Form &f) {
-    return {SmallVector<Form, 2>{f}, SmallVector<Form, 2>{f}};
-  }
-  static Range unknown() { return {}; }
-};
+using Range = ranges::Range<Bound>;
+
+Range point(const Form &f) {
+  return {SmallVector<Form, 2>{f}, SmallVector<Form, 2>{f}};
+}
 
 /// At most this many forms in one end; more is unknown.
 constexpr size_t kMaxBoundForms = 4;
@@ -132,7 +132,7 @@ constexpr size_t kMaxBoundForms = 4;
 // The analysis
 //===----------------------------------------------------------------------===//
 
-class BoundsChecker {
+class BoundsChecker : public ranges::Rules<BoundsChecker, Bound> {
 public:
   /// Checks every kernel of `module`; false if a read is not proved.
   bool run(ModuleOp module) {
@@ -412,22 +412,15 @@ private:
   /// The range of size `dim` of `image`; unknown if it cannot be named.
   Range sizeRange(Value image, Dim dim) {
     if (std::optional<Form> size = exactSize(image, dim))
-      return Range::point(*size);
+      return point(*size);
     if (auto stage = image.getDefiningOp<StageOp>(); stage && stage.hasSizes())
       return range(stage.getSizes()[static_cast<unsigned>(dim)]);
-    return Range::unknown();
+    return Range();
   }
 
   /// The range of the integer or index `value`, at a point of the stage
   /// being checked.
-  Range range(Value value) {
-    auto it = cache.find(value);
-    if (it != cache.end())
-      return it->second;
-    Range result = compute(value);
-    cache[value] = result;
-    return result;
-  }
+  Range range(Value value) { return rangeOf(value); }
 
   /// Whether `value` is the same at every point of every stage.
   bool isUniform(Value value) {
@@ -435,135 +428,91 @@ private:
     return isa<KernelOp>(scope);
   }
 
-  Range compute(Value value) {
-    if (!isa<IntegerType, IndexType>(value.getType()))
-      return Range::unknown();
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (auto stage = dyn_cast<StageOp>(owner)) {
-        auto window = windows.find(stage);
-        if (window == windows.end())
-          return Range::unknown();
-        return window->second[arg.getArgNumber()];
-      }
-      if (auto reduce = dyn_cast<ReduceOp>(owner))
-        return {range(reduce.getLower()).lo, range(reduce.getUpper()).hi};
-      // A scalar parameter of the kernel.
-      return Range::point(Form::atom(getAtom(Atom::Kind::Opaque, value)));
-    }
+  //===--------------------------------------------------------------------===//
+  // The leaves and the algebra of ends (see Ranges.h)
+  //===--------------------------------------------------------------------===//
 
-    Operation *op = value.getDefiningOp();
-    Range result = computeOp(op, value);
-    // A uniform value the rules do not see into is still one value.
-    if ((!result.lo || !result.hi) && isUniform(value))
-      return Range::point(Form::atom(getAtom(Atom::Kind::Opaque, value)));
-    return result;
+  friend class ranges::Rules<BoundsChecker, Bound>;
+
+  /// A stage's coordinates range over its window, a reduction variable
+  /// between its bounds, a scalar parameter is an atom, an image size a
+  /// size.
+  std::optional<Range> leaf(Value value) {
+    if (auto dim = value.getDefiningOp<DimOp>())
+      return sizeRange(dim.getImage(), dim.getDim());
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      return std::nullopt;
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto stage = dyn_cast<StageOp>(owner)) {
+      auto window = windows.find(stage);
+      if (window == windows.end())
+        return Range();
+      return window->second[arg.getArgNumber()];
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(owner))
+      return Range{range(reduce.getLower()).lo, range(reduce.getUpper()).hi};
+    return point(Form::atom(getAtom(Atom::Kind::Opaque, value)));
   }
 
-  Range computeOp(Operation *op, Value value) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant))) {
-      std::optional<Form> f = checked(Form::of(constant.getSExtValue()));
-      return f ? Range::point(*f) : Range::unknown();
-    }
-    if (auto dim = dyn_cast<DimOp>(op))
-      return sizeRange(dim.getImage(), dim.getDim());
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-      return range(op->getOperand(0));
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (!reduce.isArg())
-        return Range::unknown();
-      // The first index of the least (greatest) term, or `lower` for an
-      // empty range.
-      Range lower = range(reduce.getLower());
-      Range upper = range(reduce.getUpper());
-      return {lower.lo, unite(lower.hi, upper.hi, false)};
-    }
+  /// A uniform value the rules do not see into is still one value.
+  Range fallback(Value value, Range found) {
+    if (isUniform(value))
+      return point(Form::atom(getAtom(Atom::Kind::Opaque, value)));
+    return found;
+  }
 
-    auto fromOperand = [&](unsigned i) { return range(op->getOperand(i)); };
-    // Floor division, min, max and select are exact only without wrapping:
-    // their operands must not depend on scalar parameters.
-    auto nonOpaque = [&](const Range &r) {
-      if (!r.lo || !r.hi)
-        return false;
-      for (const Bound *end : {&r.lo, &r.hi})
-        for (const Form &f : **end)
-          if (dependsOnOpaque(f))
-            return false;
-      return true;
-    };
-    if (isa<arith::SelectOp>(op)) {
-      Range t = fromOperand(1), f = fromOperand(2);
-      if (!nonOpaque(t) || !nonOpaque(f))
-        return Range::unknown();
-      return join(t, f);
-    }
-    if (op->getNumOperands() != 2)
-      return Range::unknown();
-    Range l = fromOperand(0), r = fromOperand(1);
-    if (isa<arith::AddIOp>(op))
-      return {combine(l.lo, r.lo, 1, true), combine(l.hi, r.hi, 1, false)};
-    if (isa<arith::SubIOp>(op))
-      return {combine(l.lo, r.hi, -1, true), combine(l.hi, r.lo, -1, false)};
-    // A constant operand, if one is.
-    auto constantOf = [](const Range &range) -> std::optional<int64_t> {
-      if (range.lo && range.hi && range.lo->size() == 1 &&
-          range.lo->front().isConstant() && range.hi->size() == 1 &&
-          range.lo->front() == range.hi->front())
-        return range.lo->front().constant;
+  bool known(const Bound &end) const { return end.has_value(); }
+  Bound constant(int64_t c, Type) {
+    std::optional<Form> f = checked(Form::of(c));
+    return f ? exactly(*f) : Bound();
+  }
+  /// A constant operand, if one is (its range one constant form).
+  std::optional<int64_t> constantOf(Value value) {
+    Range r = range(value);
+    if (r.lo && r.hi && r.lo->size() == 1 && r.lo->front().isConstant() &&
+        r.hi->size() == 1 && r.lo->front() == r.hi->front())
+      return r.lo->front().constant;
+    return std::nullopt;
+  }
+  Bound fixed(Value) { return std::nullopt; }
+  Bound add(const Bound &a, const Bound &b, bool low) {
+    return combine(a, b, 1, low);
+  }
+  Bound sub(const Bound &a, const Bound &b, bool low) {
+    return combine(a, b, -1, low);
+  }
+  Bound scale(const Bound &a, int64_t k, Type) {
+    return mapForms(
+        a, [&](const Form &f) { return addScaled(Form(), f, k, kProofLimit); });
+  }
+  Bound product(const Bound &, const Bound &) { return std::nullopt; }
+  /// min(a, b) is at least the least of both lows and at most either
+  /// high, whatever the other operand is: clamp(e, lo, hi), that is
+  /// min(max(e, lo), hi), is within [lo, hi] for any e (with lo <= hi);
+  /// max the other way round.
+  Bound minOf(const Bound &a, const Bound &b, bool low) {
+    return low ? unite(a, b, true) : either(a, b, false);
+  }
+  Bound maxOf(const Bound &a, const Bound &b, bool low) {
+    return low ? either(a, b, true) : unite(a, b, false);
+  }
+  Bound divide(Operation *op, const Bound &a, int64_t k, bool) {
+    if (!isa<arith::FloorDivSIOp>(op))
       return std::nullopt;
-    };
-    if (isa<arith::MulIOp>(op)) {
-      // By a constant: scale the ends (swapped when negative).
-      for (int side = 0; side < 2; ++side) {
-        std::optional<int64_t> factor = constantOf(side ? l : r);
-        if (!factor)
-          continue;
-        const Range &other = side ? r : l;
-        auto scale = [&](const Form &f) {
-          return addScaled(Form(), f, *factor, kProofLimit);
-        };
-        Bound a = mapForms(other.lo, scale), z = mapForms(other.hi, scale);
-        return *factor >= 0 ? Range{a, z} : Range{z, a};
-      }
-      return Range::unknown();
-    }
-    if (isa<arith::MinSIOp, arith::MaxSIOp>(op)) {
-      // min(a, b) is at least the least of both lows and at most either
-      // high, whatever the other operand is: clamp(e, lo, hi), that is
-      // min(max(e, lo), hi), is within [lo, hi] for any e (with lo <= hi);
-      // max the other way round. Each end is used only where it does not
-      // depend on scalar parameters.
-      auto end = [&](const Range &range, bool isLow) -> Bound {
-        const Bound &bound = isLow ? range.lo : range.hi;
-        if (!bound || llvm::any_of(*bound, [&](const Form &f) {
-              return dependsOnOpaque(f);
-            }))
-          return std::nullopt;
-        return bound;
-      };
-      if (isa<arith::MinSIOp>(op))
-        return {unite(end(l, true), end(r, true), true),
-                either(end(l, false), end(r, false), false)};
-      return {either(end(l, true), end(r, true), true),
-              unite(end(l, false), end(r, false), false)};
-    }
-    if (isa<arith::FloorDivSIOp>(op)) {
-      std::optional<int64_t> k = constantOf(r);
-      if (!k || *k <= 0 || !nonOpaque(l))
-        return Range::unknown();
-      auto divide = [&](const Form &f) { return floorDiv(f, *k); };
-      return {mapForms(l.lo, divide), mapForms(l.hi, divide)};
-    }
-    // An unsigned remainder by a positive constant k is in [0, k - 1],
-    // whatever the dividend (the column of a pair argmin's position).
-    if (isa<arith::RemUIOp>(op)) {
-      std::optional<int64_t> k = constantOf(r);
-      if (!k || *k <= 0)
-        return Range::unknown();
-      return {exactly(Form::of(0)), exactly(Form::of(*k - 1))};
-    }
-    return Range::unknown();
+    return mapForms(a, [&](const Form &f) { return floorDiv(f, k); });
+  }
+  Range castRange(Operation *, Range r) { return r; }
+  Range divideUnsigned(Range, Value, Type) { return Range(); }
+  /// Floor division, min, max and select are exact only without wrapping:
+  /// an end of their operands that depends on a scalar parameter is not
+  /// used.
+  Range exact(Range r) {
+    for (Bound *end : {&r.lo, &r.hi})
+      if (*end && llvm::any_of(
+                      **end, [&](const Form &f) { return dependsOnOpaque(f); }))
+        *end = std::nullopt;
+    return r;
   }
 
   //===--------------------------------------------------------------------===//
@@ -583,7 +532,7 @@ private:
       if (stage.hasSizes()) {
         for (unsigned dim = 0; dim < 3; ++dim) {
           Range origin = stage.getOrigin().empty()
-                             ? Range::point(Form::of(0))
+                             ? point(Form::of(0))
                              : range(stage.getOrigin()[dim]);
           Range size = range(stage.getSizes()[dim]);
           Bound end = combine(origin.hi, size.hi, 1, false);
@@ -765,7 +714,6 @@ private:
   static constexpr unsigned kMaxProofSteps = 4096;
   /// Per stage being visited: the ranges of its coordinates.
   DenseMap<Operation *, SmallVector<Range, 3>> windows;
-  DenseMap<Value, Range> cache;
 };
 
 struct ArvrCheckBoundsPass

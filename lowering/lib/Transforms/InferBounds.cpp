@@ -2,9 +2,11 @@
 //
 // Gives every arvr.stage without sizes (a function scheduled compute_root)
 // the window its readers need: for each `arvr.access` of the stage, the
-// range of each coordinate is found by interval arithmetic over the reader's
-// own window, the ranges of reduction variables and the kernel's scalars;
-// the union over all readers becomes the stage's origin and sizes. Halos
+// range of each coordinate is found by the bounds analysis of Ranges.h
+// (the rules arvr-check-bounds and the interior versions use too) over the
+// reader's own window, the ranges of reduction variables and the kernel's
+// scalars, as values computed before the reader; the union over all
+// readers becomes the stage's origin and sizes. Halos
 // come out of it: a read at `y + j` for j in -r..r widens the window by r
 // rows on each side.
 //
@@ -22,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/Ranges.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -39,51 +42,31 @@ using namespace mlir::arvr;
 
 namespace {
 
-/// An inclusive range [lo, hi] of index values, computed in the kernel's
-/// body before the readers.
-struct Interval {
-  Value lo, hi;
-};
-
-/// Interval arithmetic over the coordinates of the accesses inside one
-/// reader stage, emitting the bounds at `builder`'s insertion point.
-class IntervalBuilder {
+/// The ranges of the coordinates of the accesses inside one reader stage,
+/// by the rules of Ranges.h over the reader's window, emitted at
+/// `builder`'s insertion point as index values: the reader's coordinates
+/// range over its window, reduction variables between their bounds, and
+/// what is computed before the reader is fixed.
+class WindowRanges : public ranges::IrRanges {
 public:
-  IntervalBuilder(OpBuilder &builder, StageOp reader)
-      : b(builder), reader(reader) {}
+  WindowRanges(OpBuilder &builder, StageOp reader)
+      : IrRanges(builder, reader.getLoc(),
+                 {/*asIndex=*/true, /*oneSidedClamps=*/true,
+                  /*truncationsKeepRanges=*/true}),
+        reader(reader) {}
 
   /// The range of the index or integer `value`; failure if it depends on
   /// something other than coordinates, reduction variables and values of
   /// the kernel's body.
-  FailureOr<Interval> range(Value value) {
-    auto it = cache.find(value);
-    if (it != cache.end())
-      return it->second;
-    FailureOr<Interval> result = compute(value);
-    if (succeeded(result))
-      cache[value] = *result;
-    return result;
+  FailureOr<ranges::Range<Value>> range(Value value) {
+    RangeT r = rangeOf(value);
+    if (!r.lo || !r.hi)
+      return failure();
+    return r;
   }
 
 private:
-  Value index(int64_t v) {
-    return arith::ConstantIndexOp::create(b, reader.getLoc(), v);
-  }
-  Value toIndex(Value v) {
-    if (v.getType().isIndex())
-      return v;
-    return arith::IndexCastOp::create(b, v.getLoc(), b.getIndexType(), v);
-  }
-  Interval point(Value v) {
-    Value i = toIndex(v);
-    return {i, i};
-  }
-  Value min(Value l, Value r) {
-    return arith::MinSIOp::create(b, reader.getLoc(), l, r);
-  }
-  Value max(Value l, Value r) {
-    return arith::MaxSIOp::create(b, reader.getLoc(), l, r);
-  }
+  Value index(int64_t v) { return constant(v, b.getIndexType()); }
 
   /// Whether `value` is defined before the insertion point, in the body.
   bool isAvailable(Value value) {
@@ -96,181 +79,54 @@ private:
             def->isBeforeInBlock(&*b.getInsertionPoint()));
   }
 
-  FailureOr<Interval> compute(Value value) {
-    FailureOr<Interval> result = computeByArithmetic(value);
-    if (succeeded(result))
-      return result;
-    // A pure op of values known before the reader (an image's size read
-    // inside it: `src.height - 1` as a reduction's bound) is the same
-    // there: computed again at the insertion point.
+  std::optional<RangeT> leaf(Value value) override {
+    if (isAvailable(value))
+      return RangeT{asEnd(value), asEnd(value)};
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      return std::nullopt;
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == reader.getOperation()) {
+      // A coordinate of the reader: its window.
+      unsigned dim = arg.getArgNumber();
+      Value first = reader.getOrigin().empty() ? index(0)
+                                               : Value(reader.getOrigin()[dim]);
+      if (!isAvailable(first) || !isAvailable(reader.getSizes()[dim]))
+        return RangeT();
+      Value last = arith::SubIOp::create(
+          b, arg.getLoc(),
+          b.createOrFold<arith::AddIOp>(arg.getLoc(), first,
+                                        reader.getSizes()[dim]),
+          index(1));
+      return RangeT{first, last};
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(owner))
+      return RangeT{rangeOf(reduce.getLower()).lo,
+                    rangeOf(reduce.getUpper()).hi};
+    return RangeT();
+  }
+
+  /// A pure op of values known before the reader (an image's size read
+  /// inside it: `src.height - 1` as a reduction's bound) is the same
+  /// there: computed again at the insertion point.
+  RangeT fallback(Value value, RangeT found) override {
     Operation *def = value.getDefiningOp();
     if (def && def->getNumRegions() == 0 && def->getNumOperands() > 0 &&
         isPure(def) && llvm::all_of(def->getOperands(), [&](Value operand) {
           return isAvailable(operand);
-        }))
-      return point(
+        })) {
+      Value again = asEnd(
           b.clone(*def)->getResult(cast<OpResult>(value).getResultNumber()));
-    return failure();
+      return {again, again};
+    }
+    return found;
   }
 
-  FailureOr<Interval> computeByArithmetic(Value value) {
-    if (isAvailable(value))
-      return point(value);
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (owner == reader.getOperation()) {
-        // A coordinate of the reader: its window.
-        unsigned dim = arg.getArgNumber();
-        Value first = reader.getOrigin().empty()
-                          ? index(0)
-                          : Value(reader.getOrigin()[dim]);
-        if (!isAvailable(first) || !isAvailable(reader.getSizes()[dim]))
-          return failure();
-        Value last = arith::SubIOp::create(
-            b, arg.getLoc(),
-            b.createOrFold<arith::AddIOp>(arg.getLoc(), first,
-                                          reader.getSizes()[dim]),
-            index(1));
-        return Interval{first, last};
-      }
-      if (auto reduce = dyn_cast<ReduceOp>(owner)) {
-        FailureOr<Interval> lower = range(reduce.getLower());
-        FailureOr<Interval> upper = range(reduce.getUpper());
-        if (failed(lower) || failed(upper))
-          return failure();
-        return Interval{lower->lo, upper->hi};
-      }
-      return failure();
-    }
-
-    Operation *op = value.getDefiningOp();
-    Location loc = op->getLoc();
-    IntegerAttr constant;
-    if (matchPattern(value, m_Constant(&constant)))
-      return point(index(constant.getInt()));
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-      return range(op->getOperand(0));
-    // A value widened from an unsigned type of fewer bits (a u8 or u16
-    // pixel: a table read at `lut(i32(src(x, y, c)))`) lies within that
-    // type, whatever it is.
-    if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
-      Type from = getElementTypeOrSelf(op->getOperand(0).getType());
-      unsigned bits = from.isIndex() ? 64 : from.getIntOrFloatBitWidth();
-      if (bits < 32)
-        return Interval{index(0), index((int64_t(1) << bits) - 1)};
-    }
-    // |e| for e in [lo, hi]: [max(lo, -hi, 0), max(-lo, hi)].
-    if (isa<math::AbsIOp>(op)) {
-      FailureOr<Interval> e = range(op->getOperand(0));
-      if (failed(e))
-        return failure();
-      Value zero = index(0);
-      Value negLo = arith::SubIOp::create(b, loc, zero, e->lo);
-      Value negHi = arith::SubIOp::create(b, loc, zero, e->hi);
-      return Interval{max(max(e->lo, negHi), zero), max(negLo, e->hi)};
-    }
-    if (op->getNumOperands() == 3 && isa<arith::SelectOp>(op)) {
-      FailureOr<Interval> t = range(op->getOperand(1));
-      FailureOr<Interval> f = range(op->getOperand(2));
-      if (failed(t) || failed(f))
-        return failure();
-      return Interval{min(t->lo, f->lo), max(t->hi, f->hi)};
-    }
-    if (op->getNumOperands() != 2)
-      return failure();
-    // Where an operand has no range, a clamp still has its bounds'.
-    FailureOr<Interval> l = range(op->getOperand(0));
-    if (failed(l))
-      return clampRange(op);
-    // Division and remainder by a positive constant (an unsigned remainder
-    // is in [0, k - 1] whatever the dividend).
-    IntegerAttr divisor;
-    if (isa<arith::RemUIOp>(op) &&
-        matchPattern(op->getOperand(1), m_Constant(&divisor)) &&
-        divisor.getInt() > 0)
-      return Interval{index(0), index(divisor.getInt() - 1)};
-    if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::RemSIOp>(op)) {
-      if (!matchPattern(op->getOperand(1), m_Constant(&divisor)) ||
-          divisor.getInt() <= 0)
-        return failure();
-      Value k = index(divisor.getInt());
-      if (isa<arith::RemSIOp>(op))
-        return Interval{index(1 - divisor.getInt()),
-                        index(divisor.getInt() - 1)};
-      if (isa<arith::FloorDivSIOp>(op))
-        return Interval{arith::FloorDivSIOp::create(b, loc, l->lo, k),
-                        arith::FloorDivSIOp::create(b, loc, l->hi, k)};
-      return Interval{arith::DivSIOp::create(b, loc, l->lo, k),
-                      arith::DivSIOp::create(b, loc, l->hi, k)};
-    }
-    FailureOr<Interval> r = range(op->getOperand(1));
-    if (failed(r))
-      return clampRange(op);
-    if (isa<arith::AddIOp>(op))
-      return Interval{arith::AddIOp::create(b, loc, l->lo, r->lo),
-                      arith::AddIOp::create(b, loc, l->hi, r->hi)};
-    if (isa<arith::SubIOp>(op))
-      return Interval{arith::SubIOp::create(b, loc, l->lo, r->hi),
-                      arith::SubIOp::create(b, loc, l->hi, r->lo)};
-    if (isa<arith::MinSIOp>(op))
-      return Interval{min(l->lo, r->lo), min(l->hi, r->hi)};
-    if (isa<arith::MaxSIOp>(op))
-      return Interval{max(l->lo, r->lo), max(l->hi, r->hi)};
-    if (isa<arith::MulIOp>(op)) {
-      // By a constant factor: scale the ends (swapped when negative).
-      for (int side = 0; side < 2; ++side) {
-        IntegerAttr factor;
-        if (!matchPattern(op->getOperand(side), m_Constant(&factor)))
-          continue;
-        const Interval &other = side == 0 ? *r : *l;
-        Value k = index(factor.getInt());
-        Value a = arith::MulIOp::create(b, loc, other.lo, k);
-        Value z = arith::MulIOp::create(b, loc, other.hi, k);
-        return factor.getInt() >= 0 ? Interval{a, z} : Interval{z, a};
-      }
-      // The extremes of a product are among the products of the ends.
-      Value products[4] = {arith::MulIOp::create(b, loc, l->lo, r->lo),
-                           arith::MulIOp::create(b, loc, l->lo, r->hi),
-                           arith::MulIOp::create(b, loc, l->hi, r->lo),
-                           arith::MulIOp::create(b, loc, l->hi, r->hi)};
-      return Interval{
-          min(min(products[0], products[1]), min(products[2], products[3])),
-          max(max(products[0], products[1]), max(products[2], products[3]))};
-    }
-    return failure();
+  Value fixed(Value value) override {
+    return isAvailable(value) ? asEnd(value) : Value();
   }
 
-  /// The range of a clamp whatever the value clamped (for a value without
-  /// a range: where it has one, interval arithmetic is tighter):
-  /// min(max(e, lo), hi) lies in [min(lo, hi), hi], max(min(e, hi), lo) in
-  /// [lo, max(lo, hi)] (either operand order); failure for other ops, or
-  /// where the bounds' ranges are unknown.
-  FailureOr<Interval> clampRange(Operation *op) {
-    bool minOfMax = isa<arith::MinSIOp>(op);
-    if (!minOfMax && !isa<arith::MaxSIOp>(op))
-      return failure();
-    for (int side = 0; side < 2; ++side) {
-      Operation *inner = op->getOperand(side).getDefiningOp();
-      if (!inner || (minOfMax ? !isa<arith::MaxSIOp>(inner)
-                              : !isa<arith::MinSIOp>(inner)))
-        continue;
-      FailureOr<Interval> outer = range(op->getOperand(1 - side));
-      if (failed(outer))
-        return failure();
-      for (Value bound : inner->getOperands()) {
-        FailureOr<Interval> first = range(bound);
-        if (failed(first))
-          continue;
-        return minOfMax ? Interval{min(first->lo, outer->lo), outer->hi}
-                        : Interval{outer->lo, max(first->hi, outer->hi)};
-      }
-    }
-    return failure();
-  }
-
-  OpBuilder &b;
   StageOp reader;
-  DenseMap<Value, Interval> cache;
 };
 
 /// The stage of the kernel's body that contains `op`.
@@ -443,10 +299,10 @@ static bool inferWindow(StageOp stage) {
   Location loc = stage.getLoc();
   Value lo[3], hi[3];
   for (AccessOp access : reads) {
-    IntervalBuilder intervals(builder, getTopLevelStage(access, body));
+    WindowRanges intervals(builder, getTopLevelStage(access, body));
     Value coords[3] = {access.getX(), access.getY(), access.getC()};
     for (int dim = 0; dim < 3; ++dim) {
-      FailureOr<Interval> range = intervals.range(coords[dim]);
+      FailureOr<ranges::Range<Value>> range = intervals.range(coords[dim]);
       if (failed(range)) {
         InFlightDiagnostic diag =
             access.emitError("cannot infer which part of '");
