@@ -15,16 +15,17 @@
 //     the ops as they were
 //   }
 //
-// For each marked op, every integer it tests is bounded over the region:
+// For each marked op, every integer it tests is bounded over the region, by
+// the rules of Ranges.h (the bounds analysis arvr-infer-bounds and
+// arvr-check-bounds use too), the ends values of the integer's own type:
 // what is defined above it and its entry block's arguments are fixed, but
-// thread ids, which range over [0, block size - 1]; the variable of an
-// scf.for with a positive constant step over [lower, upper - 1]; +, -,
-// products by a constant, division by a positive constant, unsigned
-// division and remainder by a fixed value (the first only where the
-// dividend is >= 0, which the condition then checks), min, max, select and
-// casts combine ranges. A test `a < b` (or <=, >, >=, unsigned <) with one
-// side fixed holds for the whole region when the other side's bound does;
-// a test built with `and` when both parts do. In the interior version, a
+// thread ids, which range over [0, block size - 1], and the variable of an
+// scf.for with a positive constant step, over [lower, upper - 1]; the marked
+// ops themselves have no range, nor has a truncation; an unsigned division
+// by a fixed value is bounded only where the dividend is >= 0, which the
+// condition then checks. A test `a < b` (or <=, >, >=, unsigned <) with one
+// side fixed holds for the whole region when the other side's bound does; a
+// test built with `and` when both parts do. In the interior version, a
 // signed division or remainder by a positive constant of a value >= 0
 // becomes the unsigned one. Values do not change: an op replaced computes,
 // for the points it is proved for, what it computed before.
@@ -34,6 +35,7 @@
 #ifndef ARVR_LOWERING_UTILS_INTERIORBOUNDS_H
 #define ARVR_LOWERING_UTILS_INTERIORBOUNDS_H
 
+#include "Ranges.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -54,9 +56,9 @@ struct Range {
 };
 
 /// Builds, at the start of a launch body, the values that bound integers
-/// of the body over one block, and the conditions under which tests of the
-/// body hold for every thread of it.
-class InteriorBounds {
+/// of the body over one block (by the rules of Ranges.h), and the
+/// conditions under which tests of the body hold for every thread of it.
+class InteriorBounds : public ranges::IrRanges {
 public:
   /// Over `region` (a launch's body, a loop's): what is defined above it
   /// and its entry block's arguments are fixed, but `threads` (thread ids,
@@ -65,8 +67,10 @@ public:
   InteriorBounds(Region &region, Location loc, OpBuilder &builder,
                  SmallVector<std::pair<Value, Value>> threads = {},
                  bool perThread = false)
-      : region(region), loc(loc), b(builder), threads(std::move(threads)),
-        perThread(perThread) {}
+      : IrRanges(builder, loc,
+                 {/*asIndex=*/false, /*oneSidedClamps=*/false,
+                  /*truncationsKeepRanges=*/false}),
+        region(region), threads(std::move(threads)), perThread(perThread) {}
 
   /// The value of `v` for the whole block, when it is the same for every
   /// thread (materialised at the builder's point), or null.
@@ -80,11 +84,10 @@ public:
 
   /// The range of `v` over the block, or nothing.
   std::optional<Range> range(Value v) {
-    if (auto it = ranges.find(v); it != ranges.end())
-      return it->second;
-    std::optional<Range> result = computeRange(v);
-    ranges[v] = result;
-    return result;
+    RangeT r = rangeOf(v);
+    if (!r.lo || !r.hi)
+      return std::nullopt;
+    return Range{r.lo, r.hi};
   }
 
   /// A condition, computed once per block, under which the i1 `cond`
@@ -224,131 +227,55 @@ private:
     return result;
   }
 
-  std::optional<Range> computeRange(Value v) {
-    if (!v.getType().isIntOrIndex())
-      return std::nullopt;
+  /// Fixed values, thread ids and loop variables; the boundary handling
+  /// being versioned has no range.
+  std::optional<RangeT> leaf(Value v) override {
     if (Value fixed = uniform(v))
-      return Range{fixed, fixed};
+      return RangeT{fixed, fixed};
     for (auto [thread, size] : threads)
       if (v == thread) {
         Value zero = arith::ConstantIndexOp::create(b, loc, 0);
         Value one = arith::ConstantIndexOp::create(b, loc, 1);
-        return Range{zero, arith::SubIOp::create(b, loc, size, one)};
+        return RangeT{zero, arith::SubIOp::create(b, loc, size, one)};
       }
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (!loop || v != loop.getInductionVar())
-        return std::nullopt;
+        return RangeT();
       std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      std::optional<Range> lower = range(loop.getLowerBound());
-      std::optional<Range> upper = range(loop.getUpperBound());
-      if (!step || *step <= 0 || !lower || !upper)
-        return std::nullopt;
+      if (!step || *step <= 0)
+        return RangeT();
+      Value lower = rangeOf(loop.getLowerBound()).lo;
+      Value upper = rangeOf(loop.getUpperBound()).hi;
+      if (!lower || !upper)
+        return RangeT();
       Value one =
           arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), 1));
-      return Range{lower->low, arith::SubIOp::create(b, loc, upper->high, one)};
+      return RangeT{lower, arith::SubIOp::create(b, loc, upper, one)};
     }
-    return rangeOfOp(v.getDefiningOp(), loc);
+    Operation *op = v.getDefiningOp();
+    if (op->getNumResults() != 1 || op->hasAttr(arvr::kBoundaryAttrName))
+      return RangeT();
+    return std::nullopt;
   }
 
-  std::optional<Range> rangeOfOp(Operation *op, Location loc) {
-    if (op->getNumResults() != 1 || op->hasAttr(arvr::kBoundaryAttrName))
-      return std::nullopt;
-    auto operandRanges = [&]() -> std::optional<SmallVector<Range, 3>> {
-      SmallVector<Range, 3> result;
-      for (Value operand : op->getOperands()) {
-        std::optional<Range> r = range(operand);
-        if (!r)
-          return std::nullopt;
-        result.push_back(*r);
-      }
-      return result;
-    };
-    // Ops monotone (non-decreasing) in every operand.
-    if (isa<arith::AddIOp, arith::MinSIOp, arith::MaxSIOp, arith::IndexCastOp,
-            arith::ExtSIOp>(op)) {
-      std::optional<SmallVector<Range, 3>> rs = operandRanges();
-      if (!rs)
-        return std::nullopt;
-      IRMapping low, high;
-      for (auto [operand, r] : llvm::zip(op->getOperands(), *rs)) {
-        low.map(operand, r.low);
-        high.map(operand, r.high);
-      }
-      return Range{b.clone(*op, low)->getResult(0),
-                   b.clone(*op, high)->getResult(0)};
-    }
-    if (auto sub = dyn_cast<arith::SubIOp>(op)) {
-      std::optional<Range> lhs = range(sub.getLhs());
-      std::optional<Range> rhs = range(sub.getRhs());
-      if (!lhs || !rhs)
-        return std::nullopt;
-      return Range{arith::SubIOp::create(b, loc, lhs->low, rhs->high),
-                   arith::SubIOp::create(b, loc, lhs->high, rhs->low)};
-    }
-    if (auto mul = dyn_cast<arith::MulIOp>(op)) {
-      // One side a constant: the other's ends scaled, swapped if negative.
-      for (auto [constant, other] : {std::pair{mul.getRhs(), mul.getLhs()},
-                                     {mul.getLhs(), mul.getRhs()}}) {
-        std::optional<int64_t> k = getConstantIntValue(constant);
-        std::optional<Range> r = k ? range(other) : std::nullopt;
-        if (!r)
-          continue;
-        Value factor = arith::ConstantOp::create(
-            b, loc, b.getIntegerAttr(other.getType(), *k));
-        Value lowEnd = arith::MulIOp::create(b, loc, r->low, factor);
-        Value highEnd = arith::MulIOp::create(b, loc, r->high, factor);
-        if (*k < 0)
-          std::swap(lowEnd, highEnd);
-        return Range{lowEnd, highEnd};
-      }
-      return std::nullopt;
-    }
-    if (isa<arith::FloorDivSIOp, arith::DivSIOp, arith::CeilDivSIOp>(op)) {
-      // Non-decreasing in the dividend for a positive constant divisor.
-      std::optional<int64_t> k = getConstantIntValue(op->getOperand(1));
-      std::optional<Range> r = range(op->getOperand(0));
-      if (!k || *k <= 0 || !r)
-        return std::nullopt;
-      IRMapping low, high;
-      low.map(op->getOperand(0), r->low);
-      high.map(op->getOperand(0), r->high);
-      return Range{b.clone(*op, low)->getResult(0),
-                   b.clone(*op, high)->getResult(0)};
-    }
-    if (isa<arith::DivUIOp, arith::RemUIOp>(op)) {
-      // By a divisor the same for the whole block (and so positive where
-      // the op runs): a quotient non-decreasing in the dividend, a
-      // remainder in [0, divisor - 1]. Unsigned: for a dividend >= 0.
-      Value divisor = uniform(op->getOperand(1));
-      std::optional<Range> r =
-          divisor ? range(op->getOperand(0)) : std::nullopt;
-      if (!r)
-        return std::nullopt;
-      Value zero =
-          arith::ConstantOp::create(b, loc, b.getZeroAttr(r->low.getType()));
-      if (isa<arith::RemUIOp>(op)) {
-        Value one = arith::ConstantOp::create(
-            b, loc, b.getIntegerAttr(r->low.getType(), 1));
-        return Range{zero, arith::SubIOp::create(b, loc, divisor, one)};
-      }
-      // A negative dividend is a huge unsigned one: the bounds hold only
-      // if the dividend's low end is >= 0, which the interior's condition
-      // then requires.
-      assumptions.push_back(arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, r->low, zero));
-      return Range{arith::DivUIOp::create(b, loc, r->low, divisor),
-                   arith::DivUIOp::create(b, loc, r->high, divisor)};
-    }
-    if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      std::optional<Range> t = range(select.getTrueValue());
-      std::optional<Range> f = range(select.getFalseValue());
-      if (!t || !f)
-        return std::nullopt;
-      return Range{arith::MinSIOp::create(b, loc, t->low, f->low),
-                   arith::MaxSIOp::create(b, loc, t->high, f->high)};
-    }
-    return std::nullopt;
+  Value fixed(Value v) override { return uniform(v); }
+
+  /// By a divisor the same for the whole block (and so positive where the
+  /// op runs), a quotient non-decreasing in the dividend. Unsigned: for a
+  /// dividend >= 0. A negative dividend is a huge unsigned one: the bounds
+  /// hold only if the dividend's low end is >= 0, which the interior's
+  /// condition then requires.
+  RangeT divideUnsigned(RangeT dividend, Value divisor, Type) override {
+    Value fixedDivisor = uniform(divisor);
+    if (!fixedDivisor || !dividend.lo || !dividend.hi)
+      return {};
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(dividend.lo.getType()));
+    assumptions.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge, dividend.lo, zero));
+    return {arith::DivUIOp::create(b, loc, dividend.lo, fixedDivisor),
+            arith::DivUIOp::create(b, loc, dividend.hi, fixedDivisor)};
   }
 
   bool isThread(Value v) const {
@@ -356,13 +283,10 @@ private:
   }
 
   Region &region;
-  Location loc;
-  OpBuilder &b;
   SmallVector<std::pair<Value, Value>> threads;
   bool perThread;
   DenseMap<Value, bool> threadDependent;
   DenseMap<Value, Value> uniforms;
-  DenseMap<Value, std::optional<Range>> ranges;
 };
 
 /// The clamp `maxsi(minsi(index, high), low)` (operands in either order)

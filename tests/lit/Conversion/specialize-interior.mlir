@@ -57,15 +57,16 @@ arvr.kernel @blur3(%src: !arvr.image<ui8, 1>) -> !arvr.image<i32, 1> {
 
 // -----
 
-// A read at a coordinate computed from a pixel's value cannot be bounded:
-// its clamp stays in both versions, and only the guard of the thread's
-// point is specialised.
+// A read at a coordinate computed from a pixel's value: a u8 is in
+// [0, 255], so where the image is at least 256 columns wide the read's
+// clamp goes too, with the guard of the thread's points.
 // CHECK-LABEL: func.func @gather
 // CHECK: gpu.launch
+// CHECK: arith.cmpi sge, %{{.+}}, %c255 : index
 // CHECK: scf.if %{{.+}} {
-// CHECK-NOT: scf.if
-// CHECK: arith.maxsi
+// CHECK-NOT: arith.maxsi
 // CHECK: memref.store
+// CHECK-NOT: arith.maxsi
 // CHECK: } else {
 // CHECK: scf.if
 // CHECK: arith.maxsi
