@@ -47,6 +47,7 @@ cases=(
   "tests/lit/Frontend/in-bounds.arvr|--kernel decimate"
   "tests/lit/Frontend/in-bounds.arvr|--kernel clamped"
   "tests/lit/Frontend/in-bounds.arvr|--kernel helper"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel displace"
   "tests/lit/Frontend/in-bounds.arvr|--kernel valid_box|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
   "tests/lit/Frontend/in-bounds.arvr|--kernel shared|tests/data/baboon.jpg tests/data/odd-7x3.png tests/data/odd-641x479.png"
   # Tables read at a pixel's value: a 256-entry stage of its own launch.
