@@ -59,12 +59,15 @@ def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
     image and the coordinate, with a note saying how far the coordinate may
     go in the source's names (`src.width`, `(frame.width + 1) / 2`).
 
-    The proof is interval arithmetic over affine forms of the kernel's
+    The ranges come from the compiler's one bounds analysis
+    (lowering/lib/Utils/Ranges.h, which `arvr-infer-bounds` and the
+    interior versions use too), its ends affine forms of the kernel's
     sizes: each coordinate ranges over the window of the stage reading
     (from its origin to origin + size - 1; for a stage without sizes, the
     union of what its readers read, stages being visited from the last),
-    reduction variables over `lower` to `upper`, and +, -, multiplication
-    and floor division by constants, min, max and select combine ranges.
+    reduction variables over `lower` to `upper`, a byte or u16 value over
+    its type, and the analysis' rules combine ranges (+, -, multiplication
+    and floor division by constants, remainders, min, max, abs, select).
     An image's width, height and channel count are at least 1, and the UV
     plane of a frame of width W is ceil(W / 2) wide. A read is in range
     when `0 <= low` and `high <= size - 1` hold for every value of the
@@ -189,11 +192,13 @@ def ArvrSpecializeInterior
     block: block ids, grid and block sizes and values from above the launch
     are fixed, a thread id ranges over `[0, block size - 1]`, the variable
     of an `scf.for` with a positive constant step over
-    `[lower, upper - 1]`, and `+`, `-`, products by a constant, division by
-    a positive constant, unsigned division and remainder by a value fixed
-    for the block (a division only where its dividend is `>= 0`, which the
-    block's condition then checks), `min`, `max`, `select` and casts
-    combine ranges.
+    `[lower, upper - 1]`, and the rules of the compiler's one bounds
+    analysis (lowering/lib/Utils/Ranges.h, which `arvr-infer-bounds` and
+    `arvr-check-bounds` use too) combine ranges: `+`, `-`, products,
+    division by a positive constant, remainders, unsigned division by a
+    value fixed for the block (only where its dividend is `>= 0`, which the
+    block's condition then checks), `min`, `max`, `abs`, `select`, casts,
+    and a byte or u16 value is within its type.
     The body becomes `scf.if (every provable test holds over the block)
     {the body, each proved op replaced by its value inside} else {the body
     as it was}`, the `scf.if` marked `arvr.interior`. Signed divisions and remainders by a positive constant of
@@ -404,8 +409,9 @@ def ArvrCpuInterior : Pass<"arvr-cpu-interior", "::mlir::func::FuncOp"> {
     Before that loop, the boundary tests of its body (what
     `convert-arvr-to-loops` marks `arvr.boundary`: clamps, the tests before
     a mirror or wrap, the choice of a padding value) are bounded over the
-    run, the row fixed (the bounds analysis arvr-specialize-interior uses
-    for GPU blocks, lowering/lib/Utils/InteriorBounds.h); where they all
+    run, the row fixed (by the compiler's one bounds analysis,
+    lowering/lib/Utils/Ranges.h, as arvr-specialize-interior does for GPU
+    blocks: lowering/lib/Utils/InteriorBounds.h); where they all
     hold, a copy of the loop without them runs, else the loop as it was;
     there, too, a signed division or remainder by a positive constant of a
     value >= 0 (a coordinate halved, as NV12's chroma is read) is the
@@ -504,10 +510,13 @@ def ArvrInferBounds : Pass<"arvr-infer-bounds", "::mlir::ModuleOp"> {
   let description = [{
     A stage without sizes (a function scheduled `compute_root`) gets the
     window its readers need. For every `arvr.access` of the stage, the
-    range of each coordinate is found by interval arithmetic over the
-    reader's window, the ranges of reduction variables (`lower` to `upper`)
-    and the kernel's values (+, -, *, min, max, select, division and
-    remainder by a positive constant, casts); the union over all reads
+    range of each coordinate is found by the compiler's one bounds
+    analysis (lowering/lib/Utils/Ranges.h, which `arvr-check-bounds` and
+    the interior versions use too) over the reader's window, the ranges of
+    reduction variables (`lower` to `upper`), byte and u16 values (their
+    type's) and the kernel's values (+, -, *, min, max, abs, select,
+    division and remainder by a positive constant, casts), as values
+    computed before the reader; the union over all reads
     becomes the stage's `origin` and `sizes`, computed just before its first
     reader, where the stage moves. Stages are visited from the last to the
     first, so a chain of stages is sized from the output back. A stage never
