@@ -1,11 +1,13 @@
 """Randomised soundness test of arvr-check-bounds.
 
 Writes many one-line kernels that read `src` without a boundary mode at a
-random x coordinate (built from x, the image width and small constants with
-+ - * / min max clamp) into an output of a random width, asks arvrc which
+random x coordinate (built from x, the image width, a byte read from
+another image and small constants with + - * / % min max clamp abs select)
+into an output of a random width, asks arvrc which
 reads it cannot prove in range (`arvrc build --emit=arvr`), and checks every
-read it accepts by brute force: for every image width from 1 to 40 and every
-x of the output, the coordinate must lie in [0, width). A read proved in
+read it accepts by brute force: for every image width from 1 to 40, every
+x of the output and bytes from 0 to 255 (a sample of them, its ends
+included), the coordinate must lie in [0, width). A read proved in
 range that leaves the image is a soundness bug and fails the test; reads
 that stay inside but are not proved are only counted (the proof is
 deliberately incomplete).
@@ -18,6 +20,9 @@ import subprocess
 import sys
 
 MAX_WIDTH = 40
+# The byte values a read built from one is checked at.
+BYTES = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 32, 63, 64, 100, 127, 128, 200, 254,
+         255]
 
 
 def floordiv(a, b):
@@ -30,19 +35,28 @@ class Gen:
 
     def leaf(self):
         r = self.rng.random()
-        if r < 0.45:
+        if r < 0.4:
             return ("x",)
-        if r < 0.7:
+        if r < 0.62:
             return ("w",)
+        if r < 0.7:
+            return ("p",)
         return ("k", self.rng.randint(-3, 3))
 
     def expr(self, depth):
         if depth == 0 or self.rng.random() < 0.3:
             return self.leaf()
-        op = self.rng.choice(["+", "-", "*", "/", "min", "max", "clamp"])
-        if op in ("*", "/"):
-            k = self.rng.randint(1, 4) if op == "/" else self.rng.randint(-2, 3)
+        op = self.rng.choice(["+", "-", "*", "/", "%", "min", "max", "clamp",
+                              "abs", "select"])
+        if op in ("*", "/", "%"):
+            k = self.rng.randint(-2, 3) if op == "*" else self.rng.randint(1, 4)
             return (op, self.expr(depth - 1), ("k", k))
+        if op == "abs":
+            return (op, self.expr(depth - 1))
+        if op == "select":
+            # select(x < k, a, b)
+            return (op, ("k", self.rng.randint(0, 3)), self.expr(depth - 1),
+                    self.expr(depth - 1))
         if op == "clamp":
             return (op, self.expr(depth - 1), self.expr(depth - 1),
                     self.expr(depth - 1))
@@ -55,22 +69,36 @@ def show(e):
         return "x"
     if kind == "w":
         return "src.width"
+    if kind == "p":
+        return "i32(lut(0, 0))"
     if kind == "k":
         return str(e[1]) if e[1] >= 0 else "(%d)" % e[1]
+    if kind == "abs":
+        return "abs(%s)" % show(e[1])
+    if kind == "select":
+        return "select(x < %d, %s, %s)" % (e[1][1], show(e[2]), show(e[3]))
     if kind in ("min", "max", "clamp"):
         return "%s(%s)" % (kind, ", ".join(show(a) for a in e[1:]))
     return "(%s %s %s)" % (show(e[1]), kind, show(e[2]))
 
 
-def value(e, x, w):
+def value(e, x, w, p):
     kind = e[0]
     if kind == "x":
         return x
     if kind == "w":
         return w
+    if kind == "p":
+        return p
     if kind == "k":
         return e[1]
-    args = [value(a, x, w) for a in e[1:]]
+    args = [value(a, x, w, p) for a in e[1:]]
+    if kind == "abs":
+        return abs(args[0])
+    if kind == "select":
+        return args[1] if x < args[0] else args[2]
+    if kind == "%":
+        return args[0] - floordiv(args[0], args[1]) * args[1]
     if kind == "+":
         return args[0] + args[1]
     if kind == "-":
@@ -98,13 +126,19 @@ OUTPUT_WIDTHS = [
 ]
 
 
+def uses_byte(e):
+    return e[0] == "p" or any(isinstance(a, tuple) and uses_byte(a)
+                              for a in e[1:])
+
+
 def leaves_image(read, out_width):
-    """The first (width, x) whose read leaves the image, or None."""
-    for w in range(1, MAX_WIDTH + 1):
-        for x in range(out_width(w)):
-            v = value(read, x, w)
-            if v < 0 or v >= w:
-                return (w, x, v)
+    """The first (width, x, value) whose read leaves the image, or None."""
+    for p in BYTES if uses_byte(read) else [0]:
+        for w in range(1, MAX_WIDTH + 1):
+            for x in range(out_width(w)):
+                v = value(read, x, w, p)
+                if v < 0 or v >= w:
+                    return (w, x, v)
     return None
 
 
@@ -119,8 +153,8 @@ def main():
     for i in range(count):
         read = gen.expr(depth)
         size_text, size = rng.choice(OUTPUT_WIDTHS)
-        lines.append("kernel k%d(src: image<u8, 1>) -> image<u8, 1>[%s, "
-                     "src.height] {" % (i, size_text))
+        lines.append("kernel k%d(src: image<u8, 1>, lut: image<u8, 1> clamp) "
+                     "-> image<u8, 1>[%s, src.height] {" % (i, size_text))
         lines.append("  func out(x, y) = src(%s, y);" % show(read))
         lines.append("}")
         kernels.append((len(lines) - 1, read, size, size_text))
