@@ -686,8 +686,9 @@ private:
     if (!found)
       diag.attachNote(access.getLoc())
           << "the compiler cannot bound it: it must be built from the "
-             "output's coordinates, reduction variables and image sizes with "
-             "+, -, * and / by constants, min, max, clamp and select";
+             "output's coordinates, reduction variables, image sizes and u8 "
+             "or u16 values with +, -, *, / and % by constants, min, max, "
+             "clamp, abs and select";
     else if (!limit)
       diag.attachNote(access.getLoc())
           << "the " << what << "'s " << sizes[dim] << " is not known here";
