@@ -1,5 +1,6 @@
 // arvr-infer-bounds: a stage without sizes gets the window its readers
-// need, found by interval arithmetic over their coordinates.
+// need, found by the bounds analysis (Utils/Ranges.h) over their
+// coordinates.
 // RUN: arvr-opt %s -split-input-file --arvr-infer-bounds --canonicalize --cse -verify-diagnostics | FileCheck %s
 
 // A vertical 2r+1 tap read of `t` from `out` over [0, w) x [0, h): `t`
@@ -289,6 +290,46 @@ arvr.kernel @clamp_of_known(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
     %last = arith.subi %w, %c1 : index
     %lo = arith.maxsi %s, %c0 : index
     %i = arith.minsi %lo, %last : index
+    %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, ?>
+}
+
+// -----
+
+// The rules arvr-check-bounds and the interior versions use are this pass's
+// too: the position of a least term (an argmin over 0..4) is in [0, 4], and
+// |x - 2| over x in [0, w - 1] in [max(3 - w, -2, 0), max(w - 3, 2)], so `t`
+// needs columns max(3 - w, -2, 0) to max(w - 3, 2) + 4.
+// CHECK-LABEL: arvr.kernel @shared_rules
+// CHECK: %[[LO:.+]] = arith.maxsi %{{.+}}, %c0 : index
+// CHECK: %[[HI:.+]] = arith.maxsi %{{.+}}, %c2 : index
+// CHECK: arith.addi %[[HI]], %c4 : index
+// CHECK: arvr.stage "t" [%{{.+}}, %{{.+}}, %{{.+}}] at [%[[LO]], %c0, %c0]
+arvr.kernel @shared_rules(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
+  %w = arvr.dim %src width : !arvr.image<ui8, ?>
+  %t = arvr.stage "t" : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %v = arvr.access %src[%x, %y, %ch] clamp : !arvr.image<ui8, ?>
+    arvr.yield %v : i8
+  }
+  %out = arvr.stage "out" [%w, %w, %w] : !arvr.image<ui8, ?> {
+  ^bb0(%x: index, %y: index, %ch: index):
+    %c0 = arith.constant 0 : i32
+    %c2 = arith.constant 2 : i32
+    %c4 = arith.constant 4 : i32
+    %xi = arith.index_cast %x : index to i32
+    %pos = arvr.reduce argmin %c0 to %c4 : i32 {
+    ^bb0(%k: i32):
+      %d = arith.subi %xi, %k : i32
+      %f = arith.sitofp %d : i32 to f32
+      arvr.yield %f : f32
+    }
+    %s = arith.subi %xi, %c2 : i32
+    %a = math.absi %s : i32
+    %col = arith.addi %pos, %a : i32
+    %i = arith.index_cast %col : i32 to index
     %r = arvr.access %t[%i, %y, %ch] in_bounds : !arvr.image<ui8, ?>
     arvr.yield %r : i8
   }
