@@ -45,28 +45,22 @@ template <typename End> struct Range { End lo{}, hi{}; };
 
 /// The rules. `Client` derives from Rules<Client, End> and provides:
 ///
-///   std::optional<Range<End>> leaf(Value v);  // a leaf's range (or
-///       // unknown: a stop), or nullopt to apply the rules to `v`
-///   Range<End> fallback(Value v, Range<End> found); // where an end is
-///       // unknown after the rules
-///   bool known(const End &end);
-///   End constant(int64_t c, Type type);
-///   std::optional<int64_t> constantOf(Value v); // `v` when fixed and known
-///   End fixed(Value v);             // `v` as an end, when it is fixed
-///   End add(const End &a, const End &b, bool low);   // a + b
-///   End sub(const End &a, const End &b, bool low);   // a - b
-///   End scale(const End &a, int64_t k, Type type);   // a * k
-///   End product(const End &a, const End &b);         // a * b
-///   End minOf(const End &a, const End &b, bool low); // min(a, b)
-///   End maxOf(const End &a, const End &b, bool low); // max(a, b)
-///   End divide(Operation *op, const End &a, int64_t k, bool low);
-///       // op (floordivsi, divsi or ceildivsi) of a by the constant k > 0
-///   Range<End> castRange(Operation *op, Range<End> r); // index_cast, extsi,
-///   trunci Range<End> divideUnsigned(Range<End> dividend, Value divisor, Type
-///   type); Range<End> exact(Range<End> r); // the ends of an operand of min,
-///   max,
-///       // select or a division that the result may rely on (an algebra
-///       // that ignores wrapping keeps only ends that cannot wrap)
+/// - leaf(v) -> std::optional<Range<End>>: a leaf's range (an unknown one
+///   stops there), or nullopt to apply the rules to `v`;
+/// - fallback(v, found) -> Range<End>: what to make of `v` where the rules
+///   left an end unknown;
+/// - known(end) -> bool; constant(c, type) -> End;
+/// - constantOf(v) -> std::optional<int64_t>: `v`, when fixed and known;
+/// - fixed(v) -> End: `v` itself as an end, when it is fixed;
+/// - add(a, b, low), sub(a, b, low) (a - b), scale(a, k, type) (a * k),
+///   product(a, b), minOf(a, b, low), maxOf(a, b, low) -> End;
+/// - divide(op, a, k, low) -> End: `op` (floordivsi, divsi or ceildivsi)
+///   of `a` by the constant k > 0;
+/// - castRange(op, r) -> Range<End>: through index_cast, extsi or trunci;
+/// - divideUnsigned(dividend, divisor, type) -> Range<End>;
+/// - exact(r) -> Range<End>: the ends of an operand of min, max, select or
+///   a division that the result may rely on (an algebra that ignores
+///   wrapping keeps only ends that cannot wrap).
 ///
 /// `low` says which end is asked for: an algebra that keeps a low end as
 /// the least of several forms can take a min of low ends exactly, and of
@@ -281,10 +275,10 @@ public:
     return arith::DivSIOp::create(b, loc, x, divisor);
   }
   RangeT castRange(Operation *op, RangeT r) {
-    if (options.asIndex)
-      return r;
     if (isa<arith::TruncIOp>(op) && !options.truncationsKeepRanges)
       return {};
+    if (options.asIndex)
+      return r;
     auto castEnd = [&](Value end) -> Value {
       if (!end)
         return {};
