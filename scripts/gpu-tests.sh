@@ -203,6 +203,18 @@ if [ -d "$golden" ]; then
     echo "  $kernel: $result"
   done
 fi
+# The interior versions' proofs on the GPU (arvr-specialize-interior, per
+# block and per thread): random clamped reads against brute force, as
+# tests/lit/Driver/interior-random.test runs them on the CPU.
+runs=$((runs + 1))
+if report=$(python3 "$src/tests/lit/Driver/Inputs/interior_random.py" "$arvrc" \
+              "$out/interior-random" 2 30 2026 cuda 2>&1) &&
+   echo "$report" | grep -q ": 0 wrong$"; then
+  echo "interior versions, random clamped reads on the GPU: $(echo "$report" | tail -1)"
+else
+  echo "interior versions, random clamped reads on the GPU: FAIL $(echo "$report" | tail -3 | tr '\n' ';')"
+  failures=$((failures + 1))
+fi
 # u16 images: a 16-bit PPM in, u16 outputs as 16-bit PNG, CPU against CUDA.
 runs=$((runs + 1))
 if python3 "$src/tests/lit/Driver/Inputs/png16.py" make-ppm "$out/in16.ppm" &&

@@ -29,6 +29,9 @@ cp -r tests/data tests/golden "$bundle/tests/"
 mkdir -p "$bundle/tests/lit/Driver/Inputs" "$bundle/tests/lit/Frontend" "$bundle/bench"
 cp tests/lit/Driver/Inputs/*.arvr tests/lit/Driver/Inputs/*.py "$bundle/tests/lit/Driver/Inputs/"
 cp tests/lit/Frontend/mlirgen-schedule.arvr tests/lit/Frontend/in-bounds.arvr "$bundle/tests/lit/Frontend/"
+# The random reads' grammar, which interior_random.py imports.
+mkdir -p "$bundle/tests/lit/Frontend/Inputs"
+cp tests/lit/Frontend/Inputs/check_bounds_random.py "$bundle/tests/lit/Frontend/Inputs/"
 cp -r bench/cuda bench/*.cu bench/*.cuh bench/*.sh bench/*.py "$bundle/bench/"
 cp scripts/gpu-tests.sh scripts/gpu-runtime-tests.sh scripts/gpu-run.sh "$bundle/scripts/"
 # The Python module, for each interpreter named in ARVRC_BUNDLE_PYTHONS

@@ -1,5 +1,5 @@
 """Randomised test of the interior versions' proofs (arvr-cpu-interior on the
-CPU; arvr-specialize-interior shares the analysis on the GPU).
+CPU, arvr-specialize-interior on the GPU: one analysis, Utils/Ranges.h).
 
 Writes kernels whose outputs each read `src` under a clamp at a random x
 (built from x, the width, a byte of a second image and small constants with
@@ -10,7 +10,10 @@ every pixel against the clamped read computed here. A clamp an interior
 version dropped where it was needed reads the wrong pixel (or outside the
 image) and fails the test.
 
-    interior_random.py ARVRC WORK_DIR [KERNELS [READS [SEED]]]
+    interior_random.py ARVRC WORK_DIR [KERNELS [READS [SEED [TARGET]]]]
+
+TARGET is cpu (the default) or cuda (scripts/gpu-tests.sh: the GPU's
+arvr-specialize-interior, over blocks and threads).
 """
 import os
 import random
@@ -60,6 +63,7 @@ def main():
     kernels = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     reads = int(sys.argv[4]) if len(sys.argv) > 4 else 30
     rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 2026)
+    target = sys.argv[6] if len(sys.argv) > 6 else "cpu"
     gen = Gen(rng)
     os.makedirs(work, exist_ok=True)
     for w in WIDTHS:
@@ -83,7 +87,7 @@ def main():
         for w in WIDTHS:
             for p in BYTES:
                 outs = ["%s/k%d_%s.pgm" % (work, k, n) for n in names]
-                cmd = [arvrc, "run", path, "--target", "cpu", "--no-cache",
+                cmd = [arvrc, "run", path, "--target", target, "--no-cache",
                        "-i", "%s/src%d.pgm" % (work, w),
                        "%s/lut%d.pgm" % (work, p), "-o"] + outs
                 result = subprocess.run(cmd, stdout=subprocess.DEVNULL,
