@@ -212,8 +212,11 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createArvrInferBounds());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertArvrToLoops());
-  // A histogram written as gathers: one scatter over its domain.
-  pm.addPass(createArvrScatterReductions());
+  // A histogram written as gathers: one scatter over its domain, with plain
+  // adds: one thread runs a kernel call, its stage buffers its own.
+  ArvrScatterReductionsOptions scatter;
+  scatter.atomic = false;
+  pm.addPass(createArvrScatterReductions(scatter));
   // Math of a loop's index alone from a table folded when compiling, as
   // unrolling would fold it: the same bits however the loop is unrolled.
   pm.addPass(createArvrIndexTables());

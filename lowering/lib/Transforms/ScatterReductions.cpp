@@ -15,7 +15,9 @@
 //
 // Integer sums (i32, wrapping) do not depend on their order, so the
 // result is the same bits; the adds are atomic (memref.atomic_rmw), since
-// the loop over the domain is parallel (a GPU launch).
+// the loop over the domain is parallel (a GPU launch), or, with the option
+// atomic=false (the CPU's, where one thread runs a kernel call and its
+// buffers are its own), a load, an add and a store.
 //
 // Matched, on the loops of convert-arvr-to-loops: an scf.parallel over a
 // stage of one row, (0, 0) to (1, N) by 1 (or one-dimensional, 0 to N),
@@ -263,8 +265,9 @@ static void cloneWork(OpBuilder &b, scf::ForOp loop, ArrayRef<Operation *> skip,
 }
 
 /// Rewrites the histogram `s`: its points stored as 0, then one parallel
-/// loop over the reduction's domain adding each term at its key.
-static void rewrite(Scatter &s) {
+/// loop over the reduction's domain adding each term at its key (with an
+/// atomic add where `atomic`).
+static void rewrite(Scatter &s, bool atomic) {
   OpBuilder b(s.points);
   Location loc = s.points.getLoc();
   // The domain, from 0 in each dimension (two: an outer of one iteration
@@ -331,10 +334,16 @@ static void rewrite(Scatter &s) {
   b.setInsertionPointToStart(ifInside.thenBlock());
   Value term = s.value ? mapping.lookupOrDefault(s.value)
                        : arith::ConstantIntOp::create(b, loc, i32, 1);
-  memref::AtomicRMWOp::create(
-      b, loc, arith::AtomicRMWKind::addi, term, s.store.getMemRef(),
-      ValueRange{row, arith::IndexCastOp::create(b, loc, b.getIndexType(), key),
-                 channel});
+  SmallVector<Value, 3> at = {
+      row, arith::IndexCastOp::create(b, loc, b.getIndexType(), key), channel};
+  if (atomic) {
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, term,
+                                s.store.getMemRef(), at);
+  } else {
+    Value old = memref::LoadOp::create(b, loc, s.store.getMemRef(), at);
+    memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, old, term),
+                            s.store.getMemRef(), at);
+  }
   // Named after the stage, for its kernel.
   if (auto schedule = s.points->getAttrOfType<arvr::LoopScheduleAttr>(
           arvr::ArvrDialect::kScheduleAttrName))
@@ -352,6 +361,8 @@ static void rewrite(Scatter &s) {
 
 struct ArvrScatterReductionsPass
     : public arvr::impl::ArvrScatterReductionsBase<ArvrScatterReductionsPass> {
+  using ArvrScatterReductionsBase::ArvrScatterReductionsBase;
+
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> stages;
     getOperation()->walk([&](scf::ParallelOp points) {
@@ -360,7 +371,7 @@ struct ArvrScatterReductionsPass
     });
     for (scf::ParallelOp points : stages)
       if (std::optional<Scatter> s = match(points))
-        rewrite(*s);
+        rewrite(*s, atomic);
   }
 };
 

@@ -1,8 +1,11 @@
 // arvr-scatter-reductions: a stage of one row whose every point counts the
 // domain's keys equal to it (a histogram written as gathers) becomes zeros
 // at the points and one parallel loop over the domain adding each term at
-// its key, atomically, when the key is inside the window.
+// its key, atomically (or not, for a CPU's one thread), when the key is
+// inside the window.
 // RUN: arvr-opt %s --arvr-scatter-reductions | FileCheck %s
+// With atomic=false (the CPU's: one thread runs the domain), plain adds.
+// RUN: arvr-opt %s --arvr-scatter-reductions=atomic=false | FileCheck %s --check-prefix=PLAIN
 
 // Two ranges (rows, columns of an image), a count (extui of the test); the
 // bounds are computed in the stage's body, as convert-arvr-to-loops does.
@@ -22,6 +25,14 @@
 // CHECK: %[[KI:.+]] = arith.index_cast %[[K]] : i32 to index
 // CHECK: memref.atomic_rmw addi %{{.+}}, %[[H]][%{{.+}}, %[[KI]], %{{.+}}]
 // CHECK: } {arvr.schedule = #arvr.loop<stage = "hist_scatter">}
+// PLAIN-LABEL: func.func @count
+// PLAIN: scf.if %{{.+}} {
+// PLAIN: %[[KI:.+]] = arith.index_cast %{{.+}} : i32 to index
+// PLAIN-NEXT: %[[OLD:.+]] = memref.load %[[H:.+]][%{{.+}}, %[[KI]], %{{.+}}]
+// PLAIN-NEXT: %[[NEW:.+]] = arith.addi %[[OLD]], %{{.+}} : i32
+// PLAIN-NEXT: memref.store %[[NEW]], %[[H]][%{{.+}}, %[[KI]], %{{.+}}]
+// PLAIN-NOT: atomic_rmw
+// PLAIN: } {arvr.schedule = #arvr.loop<stage = "hist_scatter">}
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @count(%src: memref<?x?x1xi8>) {
