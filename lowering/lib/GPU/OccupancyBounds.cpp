@@ -56,11 +56,12 @@ struct ArvrOccupancyBoundsPass
       for (int32_t extent : block.asArrayRef())
         threads *= extent;
       // A block-wide barrier: tiles the block computes together.
-      bool tiles = false;
-      func.walk([&](Operation *op) {
-        if (isa<NVVM::Barrier0Op, NVVM::BarrierOp>(op))
-          tiles = true;
-      });
+      bool tiles = func.walk([](Operation *op) {
+                         return isa<NVVM::Barrier0Op, NVVM::BarrierOp>(op)
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
       int64_t resident = tiles ? kResidentThreadsTiles : kResidentThreads;
       int64_t blocks =
           threads > 0 ? std::min(resident / threads, kMaxResidentBlocks) : 0;

@@ -1,8 +1,8 @@
 // arvr-occupancy-bounds: kernels of 512, 256 and 128 threads get 2, 4 and
 // 9 (1152 threads) as their minimum of resident blocks, one of 32 threads
-// sm_90's most, 32; a kernel of 128 threads with a block-wide barrier (tiles
-// computed together in shared memory) 8 (1024 threads); a kernel of 1024 threads, and a function that is not a
-// kernel, get nothing.
+// sm_90's most, 32; a kernel of 128 threads with a block-wide barrier
+// (tiles computed together in shared memory) 8 (1024 threads); a kernel of
+// 1024 threads, and a function that is not a kernel, get nothing.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-occupancy-bounds))' | FileCheck %s
 
 // CHECK-LABEL: llvm.func @k512

@@ -5,17 +5,17 @@ kernel's two PGM outputs against the reference.
   function_extents_ref.py make IMAGE.pgm
   function_extents_ref.py check IMAGE.pgm LEVEL.pgm EDGE.pgm
 """
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgm import read_pgm as read_pgm_bytes, write_pgm  # noqa: E402
 
 W, H = 13, 9
 
 
 def read_pgm(path):
-    data = open(path, "rb").read()
-    fields = data.split(maxsplit=4)
-    assert fields[0] == b"P5", path
-    w, h = int(fields[1]), int(fields[2])
-    pixels = fields[4][: w * h]
+    w, h, pixels = read_pgm_bytes(path)
     return w, h, [list(pixels[y * w:(y + 1) * w]) for y in range(h)]
 
 
@@ -35,10 +35,8 @@ def u8_sat(v):
 
 def main():
     if sys.argv[1] == "make":
-        with open(sys.argv[2], "wb") as f:
-            f.write(b"P5\n%d %d\n255\n" % (W, H))
-            f.write(bytes((x * 37 + y * 101 + x * y * 13) % 256
-                          for y in range(H) for x in range(W)))
+        write_pgm(sys.argv[2], W, H,
+                  lambda x, y: (x * 37 + y * 101 + x * y * 13) % 256)
         return
     w, h, src = read_pgm(sys.argv[2])
     hw, hh = (w + 1) // 2, (h + 1) // 2

@@ -21,9 +21,10 @@ import subprocess
 import sys
 
 # The reads' grammar, text and values: those of the check-bounds test.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "Frontend", "Inputs"))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, "..", "..", "Frontend", "Inputs")]
 from check_bounds_random import Gen, show, value  # noqa: E402
+from pgm import read_pgm, write_pgm  # noqa: E402
 
 WIDTHS = [1, 70, 300]
 BYTES = [0, 255]
@@ -32,30 +33,6 @@ HEIGHT = 2
 
 def pixel(x, y):
     return (x * 7 + y * 13 + 5) % 256
-
-
-def write_pgm(path, width, height, at):
-    with open(path, "wb") as f:
-        f.write(b"P5\n%d %d\n255\n" % (width, height))
-        f.write(bytes(at(x, y) for y in range(height) for x in range(width)))
-
-
-def read_pgm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    # Four fields, each followed by one whitespace byte, then the pixels.
-    fields, at = [], 0
-    while len(fields) < 4:
-        while data[at:at + 1].isspace():
-            at += 1
-        start = at
-        while not data[at:at + 1].isspace():
-            at += 1
-        fields.append(data[start:at])
-        at += 1
-    assert fields[0] == b"P5" and fields[3] == b"255", path
-    width, height = int(fields[1]), int(fields[2])
-    return width, height, data[at:at + width * height]
 
 
 def main():
