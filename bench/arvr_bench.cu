@@ -1244,7 +1244,8 @@ int main(int argc, char **argv) {
        {"gaussian_blur_shared_px4", "arvrc shared 4 px/thread"},
        {"gaussian_blur_shared_px4_unroll", "arvrc shared 4 px unrolled"},
        {"gaussian_blur_root_px2", "arvrc root 2 px/thread"},
-       {"gaussian_blur_cubin", "arvrc cubin (ptxas)"}},
+       {"gaussian_blur_cubin", "arvrc cubin (ptxas)"},
+       {"gaussian_blur_auto", "arvrc no schedule"}},
       variantKernels);
   std::vector<std::pair<std::string, ArvrKernel *>> lensVariants =
       loadVariants(plans,

@@ -82,9 +82,11 @@ done
   --manifest "$out/ptx/gaussian_blur_cubin.manifest" || exit 1
 sed 's/out.gpu_tile([0-9]*, [0-9]*);/out.gpu_tile(64, 8);/' "$src/examples/gaussian_blur.arvr" \
   >"$out/ptx/gaussian_blur_shared_64x8.arvr"
+# Without its schedule block: the schedule arvr-auto-schedule chooses.
+sed '/^  schedule {/,/^  }/d' "$src/examples/gaussian_blur.arvr" >"$out/ptx/gaussian_blur_auto.arvr"
 # Each schedule compiled for the same known values as the example, so
 # that only the schedule differs.
-for v in gaussian_blur_shared_32x16 gaussian_blur_shared_64x8 gaussian_blur_root \
+for v in gaussian_blur_auto gaussian_blur_shared_32x16 gaussian_blur_shared_64x8 gaussian_blur_root \
          gaussian_blur_inline_weights gaussian_blur_shared_px4 \
          gaussian_blur_shared_px4_unroll gaussian_blur_root_px2; do
   # shellcheck disable=SC2086

@@ -217,6 +217,7 @@ private:
                                builder.getFunctionType(inputs, outputTypes));
     for (auto [index, name] : llvm::enumerate(argNames))
       op.setArgAttr(index, "arvr.name", builder.getStringAttr(name));
+    op.setAutoSchedule(!kernel.hasSchedule);
     // Named outputs keep their names (a single output is simply `out`).
     if (kernel.namedOutputs)
       for (auto [index, output] : llvm::enumerate(kernel.outputs))

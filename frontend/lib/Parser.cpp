@@ -163,6 +163,7 @@ bool Parser::parseKernel(KernelDecl &kernel) {
         ok = false;
       } else {
         scheduleLoc = tok.getLoc();
+        kernel.hasSchedule = true;
       }
       if (!parseSchedule(kernel))
         ok = false;

@@ -71,6 +71,9 @@ void mlir::arvr::buildArvrPipeline(OpPassManager &pm,
   ArvrSpecializeOptions known;
   known.values.assign(specialize.begin(), specialize.end());
   pm.addPass(createArvrSpecialize(known));
+  // A kernel written without a schedule gets one (parameter tables at the
+  // root, a costly stencil's function in shared memory), for those values.
+  pm.addPass(createArvrAutoSchedule());
   pm.addPass(createArvrInlineStages());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createArvrCheckBounds());

@@ -25,6 +25,7 @@
 
 #include "../Utils/AffineIndex.h"
 #include "../Utils/Ranges.h"
+#include "../Utils/Translation.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -136,44 +137,6 @@ static StageOp getTopLevelStage(Operation *op, Block *body) {
   return dyn_cast_or_null<StageOp>(op);
 }
 
-/// How a coordinate of a read depends on the reader's coordinate `dim`.
-enum class Dependence { Uniform, Translated, Other };
-
-/// Whether `value`, inside `reader`, is the reader's coordinate `dim` plus
-/// something uniform over the reader (constants, kernel values, reduction
-/// variables): then a tile of the reader reads a tile of the stage of the
-/// same size plus a fixed halo.
-static Dependence dependenceOn(Value value, StageOp reader, unsigned dim) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (owner == reader.getOperation())
-      return arg.getArgNumber() == dim ? Dependence::Translated
-                                       : Dependence::Other;
-    if (isa<ReduceOp>(owner))
-      return Dependence::Uniform;
-    return reader->isAncestor(owner) ? Dependence::Other : Dependence::Uniform;
-  }
-  Operation *op = value.getDefiningOp();
-  if (!reader->isAncestor(op))
-    return Dependence::Uniform;
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-    return dependenceOn(op->getOperand(0), reader, dim);
-  SmallVector<Dependence, 2> operands;
-  for (Value operand : op->getOperands())
-    operands.push_back(dependenceOn(operand, reader, dim));
-  if (llvm::all_of(operands,
-                   [](Dependence d) { return d == Dependence::Uniform; }))
-    return op->getNumRegions() ? Dependence::Other : Dependence::Uniform;
-  if (isa<arith::AddIOp>(op) &&
-      llvm::is_contained(operands, Dependence::Uniform) &&
-      llvm::is_contained(operands, Dependence::Translated))
-    return Dependence::Translated;
-  if (isa<arith::SubIOp>(op) && operands[0] == Dependence::Translated &&
-      operands[1] == Dependence::Uniform)
-    return Dependence::Translated;
-  return Dependence::Other;
-}
-
 /// A stage computed in shared memory on the GPU is read by one stage (which
 /// may be in shared memory too: a chain), at that stage's (x, y) plus
 /// uniform offsets; false (reported) otherwise.
@@ -191,7 +154,7 @@ static bool checkSharedReads(StageOp stage, ArrayRef<AccessOp> reads) {
     }
     Value coords[2] = {access.getX(), access.getY()};
     for (unsigned dim = 0; dim < 2; ++dim)
-      if (dependenceOn(coords[dim], reader, dim) != Dependence::Translated) {
+      if (!translationOf(coords[dim], reader, dim).isTranslated()) {
         access.emitError("stage '")
             << stage.getName() << "' is computed in shared memory, so it must "
             << "be read at the reader's " << (dim ? "y" : "x")

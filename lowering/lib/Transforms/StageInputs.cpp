@@ -20,10 +20,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/Translation.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
-
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRSTAGEINPUTS
@@ -37,51 +36,6 @@ namespace {
 
 /// The most columns or rows a staged input's halo may have on each side.
 constexpr int64_t kMaxHalo = 16;
-
-/// A coordinate of a read: the reader's own coordinate plus an offset in
-/// [low, high] (`translated`), or an offset alone.
-struct Offset {
-  bool translated;
-  int64_t low, high;
-};
-
-/// The offset `value` (inside `reader`) adds to the reader's coordinate
-/// `dim`, if it is built from that coordinate, constants and reduction
-/// variables over constant ranges by sums and differences.
-static std::optional<Offset> offsetOf(Value value, StageOp reader,
-                                      unsigned dim) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (owner == reader.getOperation())
-      return arg.getArgNumber() == dim ? std::optional<Offset>({true, 0, 0})
-                                       : std::nullopt;
-    auto reduce = dyn_cast<ReduceOp>(owner);
-    APInt lower, upper;
-    if (!reduce || !matchPattern(reduce.getLower(), m_ConstantInt(&lower)) ||
-        !matchPattern(reduce.getUpper(), m_ConstantInt(&upper)) ||
-        lower.getSExtValue() > upper.getSExtValue())
-      return std::nullopt;
-    return Offset{false, lower.getSExtValue(), upper.getSExtValue()};
-  }
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return Offset{false, constant.getSExtValue(), constant.getSExtValue()};
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  if (isa<arith::IndexCastOp, arith::ExtSIOp>(op))
-    return offsetOf(op->getOperand(0), reader, dim);
-  if (!isa<arith::AddIOp, arith::SubIOp>(op))
-    return std::nullopt;
-  auto lhs = offsetOf(op->getOperand(0), reader, dim);
-  auto rhs = offsetOf(op->getOperand(1), reader, dim);
-  if (!lhs || !rhs || rhs->translated || (lhs->translated && rhs->translated))
-    return std::nullopt;
-  if (isa<arith::AddIOp>(op))
-    return Offset{lhs->translated || rhs->translated, lhs->low + rhs->low,
-                  lhs->high + rhs->high};
-  return Offset{lhs->translated, lhs->low - rhs->high, lhs->high - rhs->low};
-}
 
 /// Whether tiles of `stage` are computed by thread blocks together: it is
 /// in shared memory, or reads a stage that is.
@@ -115,10 +69,11 @@ static SmallVector<AccessOp> stencilReads(StageOp reader, Value image) {
     ok = ok && c == reader.getC();
     Value coords[2] = {access.getX(), access.getY()};
     for (unsigned dim = 0; dim < 2 && ok; ++dim) {
-      std::optional<Offset> offset = offsetOf(coords[dim], reader, dim);
-      ok = offset && offset->translated && offset->low >= -kMaxHalo &&
-           offset->high <= kMaxHalo;
-      moves = moves || (ok && (offset->low != 0 || offset->high != 0));
+      Translation offset = translationOf(coords[dim], reader, dim);
+      ok = offset.isTranslated() && offset.range &&
+           offset.range->first >= -kMaxHalo && offset.range->second <= kMaxHalo;
+      moves = moves ||
+              (ok && (offset.range->first != 0 || offset.range->second != 0));
     }
   });
   if (!ok || !moves)

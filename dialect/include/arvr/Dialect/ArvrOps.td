@@ -33,7 +33,9 @@ def Arvr_KernelOp : Arvr_Op<"kernel", [
     scalars, in source order) and whose results are its output images. Its
     body computes the outputs with `arvr.stage` ops and ends in
     `arvr.return`. Each argument may carry `arvr.name`, its name in the
-    `.arvr` source.
+    `.arvr` source. `auto_schedule` marks a kernel written without a
+    `schedule` block, whose schedule the compiler chooses
+    (`arvr-auto-schedule`).
 
     ```mlir
     arvr.kernel @invert(%src: !arvr.image<ui8, ?>) -> !arvr.image<ui8, ?> {
@@ -54,7 +56,8 @@ def Arvr_KernelOp : Arvr_Op<"kernel", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       UnitAttr:$auto_schedule);
   let regions = (region AnyRegion:$body);
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "::mlir::FunctionType":$type)>];

@@ -376,6 +376,9 @@ struct KernelDecl {
   std::vector<Binding> consts; ///< Literals, possibly negated.
   std::vector<FuncDef> funcs;
   std::vector<ScheduleDirective> schedule;
+  /// Whether the kernel has a `schedule` block (even an empty one): without
+  /// one, the compiler chooses the schedule (arvr-auto-schedule).
+  bool hasSchedule = false;
   /// Set by Sema: the image parameter whose size the outputs take unless
   /// they give their own.
   unsigned sizeSource = 0;

@@ -9,6 +9,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ArvrAutoSchedule : Pass<"arvr-auto-schedule", "::mlir::ModuleOp"> {
+  let summary = "Choose the schedule of a kernel written without one";
+  let description = [{
+    For a kernel marked `auto_schedule` (its source has no `schedule`
+    block): an `inline` stage of at most one coordinate (uses neither `y`
+    nor `c`) that reads no image but such stages, depends on a scalar
+    parameter of the kernel (one of constants alone folds inline) and
+    costs something (a reduction, a `math` op, a read of such a stage),
+    read only at coordinates built from constants and reduction variables
+    by sums and differences, is computed at the root (a table, or a single
+    value, once per run). Then an `inline` stage of `(x, y)` (its body
+    uses both) making at least five reads a point (each read counts the
+    terms of the reductions around it; one of unknown length counts as
+    five), read by one
+    stored stage only, at that stage's `x` and `y` plus offsets known when
+    compiling (constants and reduction variables whose bounds are sums of
+    constants; at most 16 on each side) spanning at least three points,
+    and at its `c` or a constant, becomes `gpu_shared` (computed in its
+    reader's tiles on the GPU, at the root on the CPU); its reader,
+    without a `gpu_block`, gets 32 x 4 threads. Values never change; other
+    kernels are left as they are. Runs in the dialect pipeline after
+    `arvr-specialize`, so that known values are constants.
+  }];
+}
+
 def ArvrInlineStages : Pass<"arvr-inline-stages", "::mlir::ModuleOp"> {
   let summary = "Replace each read of an inline stage by its computation";
   let description = [{
@@ -18,7 +43,7 @@ def ArvrInlineStages : Pass<"arvr-inline-stages", "::mlir::ModuleOp"> {
     the stage is erased. The copied ops keep their locations, in the
     function they were written in. Stages are inlined in program order, so
     an inline stage that reads another is copied once that one is inlined
-    into it. Runs first in both pipelines.
+    into it. Runs in both pipelines after `arvr-auto-schedule`.
   }];
 }
 
