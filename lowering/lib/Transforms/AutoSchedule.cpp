@@ -190,20 +190,8 @@ static int64_t stencilSpan(StageOp reader, ArrayRef<AccessOp> reads) {
 static int64_t tapsOf(StageOp stage) {
   int64_t taps = 0;
   stage.getBody().walk([&](Operation *op) {
-    if (!isa<AccessOp, SampleOp>(op))
-      return;
-    int64_t terms = 1;
-    for (auto reduce = op->getParentOfType<ReduceOp>(); reduce;
-         reduce = reduce->getParentOfType<ReduceOp>()) {
-      Translation lower = translationOf(reduce.getLower(), stage, 0),
-                  upper = translationOf(reduce.getUpper(), stage, 0);
-      terms *=
-          lower.isUniform() && upper.isUniform() && lower.range && upper.range
-              ? std::max<int64_t>(1,
-                                  upper.range->second - lower.range->first + 1)
-              : kMinTaps;
-    }
-    taps += terms;
+    if (isa<AccessOp, SampleOp>(op))
+      taps += termsAround(op, stage, kMinTaps);
   });
   return taps;
 }

@@ -1,9 +1,10 @@
 //===- StageInputs.cpp - A stencil's input staged in shared memory --------===//
 //
 // On the GPU, a stage whose tiles thread blocks compute together (one in
-// shared memory, or the reader of one) and that reads one of the kernel's
-// images as a stencil, at its own (x, y) plus offsets known when compiling
-// and not all zero, under a boundary (clamp, mirror, wrap, constant),
+// shared memory, or the reader of one), or in a kernel without a schedule
+// any stored stage with a stencil of 9 taps or more, and that reads one of the
+// kernel's images as a stencil, at its own (x, y) plus offsets known when
+// compiling and not all zero, under a boundary (clamp, mirror, wrap, constant),
 // reads it through a new stage in shared memory instead: the image itself
 // over the tile and its halo, read once per block under that boundary.
 // The stencil's taps then read shared memory at in-range places, with no
@@ -36,6 +37,12 @@ namespace {
 
 /// The most columns or rows a staged input's halo may have on each side.
 constexpr int64_t kMaxHalo = 16;
+
+/// The fewest taps (reads a point makes, each counted once per term of
+/// the reductions around it) for which a stage of a kernel without a
+/// schedule (`auto_schedule`) that is not computed by blocks is given a
+/// staged input all the same: a 3 x 3 window.
+constexpr int64_t kMinAutoTaps = 9;
 
 /// Whether tiles of `stage` are computed by thread blocks together: it is
 /// in shared memory, or reads a stage that is.
@@ -117,13 +124,19 @@ struct ArvrStageInputsPass
         return;
       SmallVector<StageOp> stages(kernel.getBody().front().getOps<StageOp>());
       for (StageOp reader : stages) {
-        if (reader.getInlined() || !isComputedByBlocks(reader))
+        // A stage computed by blocks anyway; in a kernel scheduled by the
+        // compiler, any stored stage with a stencil of kMinAutoTaps.
+        bool blocks = isComputedByBlocks(reader);
+        if (reader.getInlined() || (!blocks && !kernel.getAutoSchedule()))
           continue;
         for (BlockArgument image : kernel.getArguments()) {
           if (!isa<ImageType>(image.getType()))
             continue;
           SmallVector<AccessOp> reads = stencilReads(reader, image);
-          if (reads.empty())
+          int64_t taps = 0;
+          for (AccessOp read : reads)
+            taps += termsAround(read, reader, kMinAutoTaps);
+          if (reads.empty() || (!blocks && taps < kMinAutoTaps))
             continue;
           auto name = kernel.getArgAttrOfType<StringAttr>(image.getArgNumber(),
                                                           "arvr.name");

@@ -8,7 +8,8 @@
 // range is known when compiling. arvr-infer-bounds asks it whether a stage can
 // be computed in its reader's tiles (a tile plus a fixed halo),
 // arvr-stage-inputs whether an image is read as a stencil of known extent,
-// and arvr-auto-schedule both.
+// and arvr-auto-schedule both; and how many times a point runs an op
+// inside reductions (a stencil's taps).
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +108,24 @@ inline Translation translationOf(Value value, StageOp reader, unsigned dim) {
   if (difference && operands[0].isTranslated() && operands[1].isUniform())
     return {Kind::Translated, rangeOf(true)};
   return {};
+}
+
+/// The terms of the reductions around `op` inside `stage` (the product of
+/// their lengths): how many times a point of `stage` runs `op`. A reduction
+/// whose length is not known when compiling counts as `unknown` terms.
+inline int64_t termsAround(Operation *op, StageOp stage, int64_t unknown) {
+  int64_t terms = 1;
+  for (auto reduce = op->getParentOfType<ReduceOp>();
+       reduce && stage->isAncestor(reduce);
+       reduce = reduce->getParentOfType<ReduceOp>()) {
+    Translation lower = translationOf(reduce.getLower(), stage, 0),
+                upper = translationOf(reduce.getUpper(), stage, 0);
+    terms *=
+        lower.isUniform() && upper.isUniform() && lower.range && upper.range
+            ? std::max<int64_t>(1, upper.range->second - lower.range->first + 1)
+            : unknown;
+  }
+  return terms;
 }
 
 } // namespace mlir::arvr

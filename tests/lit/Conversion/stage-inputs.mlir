@@ -131,3 +131,97 @@ arvr.kernel @alone(%src: !arvr.image<ui8, 1> {arvr.name = "src"}) -> !arvr.image
   }
   arvr.return %out : !arvr.image<ui8, 1>
 }
+
+// -----
+
+// In a kernel without a schedule (`auto_schedule`), a stored stage that is
+// not computed by blocks gets its input staged all the same where the
+// stencil has at least 9 taps (a 3 x 3 window: `wide`, three reads in a
+// sum of three), not for 3 (`thin`);
+// in a kernel with a schedule, never (`scheduled`, below).
+// CHECK-LABEL: arvr.kernel @auto_window
+// CHECK: %[[STAGED:.+]] = arvr.stage "src_staged_for_wide" gpu_shared
+// CHECK: arvr.stage "wide"
+// CHECK-COUNT-3: arvr.access %[[STAGED]]
+// CHECK-NOT: _staged_for_thin
+arvr.kernel @auto_window(%src: !arvr.image<ui8, 1> {arvr.name = "src"}) -> (!arvr.image<ui8, 1>, !arvr.image<ui8, 1>) attributes {auto_schedule} {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %n = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %wide = arvr.stage "wide" [%w, %h, %n] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %lo = arith.constant -1 : i32
+    %hi = arith.constant 1 : i32
+    %s = arvr.reduce sum %lo to %hi : i32 {
+    ^bb0(%j: i32):
+      %yi = arith.index_cast %y : index to i32
+      %ys = arith.addi %yi, %j : i32
+      %yy = arith.index_cast %ys : i32 to index
+      %one = arith.constant 1 : index
+      %xl = arith.subi %x, %one : index
+      %xr = arith.addi %x, %one : index
+      %a = arvr.access %src[%xl, %yy, %c] clamp : !arvr.image<ui8, 1>
+      %b = arvr.access %src[%x, %yy, %c] clamp : !arvr.image<ui8, 1>
+      %d = arvr.access %src[%xr, %yy, %c] clamp : !arvr.image<ui8, 1>
+      %a32 = arith.extui %a : i8 to i32
+      %b32 = arith.extui %b : i8 to i32
+      %d32 = arith.extui %d : i8 to i32
+      %ab = arith.addi %a32, %b32 : i32
+      %abd = arith.addi %ab, %d32 : i32
+      arvr.yield %abd : i32
+    }
+    %r = arith.trunci %s : i32 to i8
+    arvr.yield %r : i8
+  }
+  %thin = arvr.stage "thin" [%w, %h, %n] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %lo = arith.constant -1 : i32
+    %hi = arith.constant 1 : i32
+    %s = arvr.reduce sum %lo to %hi : i32 {
+    ^bb0(%j: i32):
+      %yi = arith.index_cast %y : index to i32
+      %ys = arith.addi %yi, %j : i32
+      %yy = arith.index_cast %ys : i32 to index
+      %a = arvr.access %src[%x, %yy, %c] clamp : !arvr.image<ui8, 1>
+      %a32 = arith.extui %a : i8 to i32
+      arvr.yield %a32 : i32
+    }
+    %r = arith.trunci %s : i32 to i8
+    arvr.yield %r : i8
+  }
+  arvr.return %wide, %thin : !arvr.image<ui8, 1>, !arvr.image<ui8, 1>
+}
+
+// -----
+
+// CHECK-LABEL: arvr.kernel @scheduled
+// CHECK-NOT: _staged_for_
+arvr.kernel @scheduled(%src: !arvr.image<ui8, 1> {arvr.name = "src"}) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %n = arvr.dim %src channels : !arvr.image<ui8, 1>
+  %out = arvr.stage "out" [%w, %h, %n] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %lo = arith.constant -1 : i32
+    %hi = arith.constant 1 : i32
+    %s = arvr.reduce sum %lo to %hi : i32 {
+    ^bb0(%j: i32):
+      %s2 = arvr.reduce sum %lo to %hi : i32 {
+      ^bb0(%i: i32):
+        %yi = arith.index_cast %y : index to i32
+        %ys = arith.addi %yi, %j : i32
+        %yy = arith.index_cast %ys : i32 to index
+        %xi = arith.index_cast %x : index to i32
+        %xs = arith.addi %xi, %i : i32
+        %xx = arith.index_cast %xs : i32 to index
+        %a = arvr.access %src[%xx, %yy, %c] clamp : !arvr.image<ui8, 1>
+        %a32 = arith.extui %a : i8 to i32
+        arvr.yield %a32 : i32
+      }
+      arvr.yield %s2 : i32
+    }
+    %r = arith.trunci %s : i32 to i8
+    arvr.yield %r : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
+}

@@ -513,7 +513,10 @@ def ArvrStageInputs : Pass<"arvr-stage-inputs", "::mlir::ModuleOp"> {
   let summary = "Read a stencil's input through a stage in shared memory";
   let description = [{
     For the GPU. A stage whose tiles thread blocks compute together (one
-    scheduled `gpu_shared`, or one reading such a stage) and that reads an
+    scheduled `gpu_shared`, or one reading such a stage) or, in a kernel
+    without a schedule (`auto_schedule`), any stored stage whose stencil
+    has at least 9 taps (reads a point makes, each counted once per term of
+    the reductions around it: a 3 x 3 window), and that reads an
     image of the kernel as a stencil gets a new stage before it,
     `<image>_staged_for_<stage>`, in shared memory: the image read under
     the stencil's boundary. The stencil's reads then read that stage
