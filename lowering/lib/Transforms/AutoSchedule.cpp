@@ -46,10 +46,6 @@ using namespace mlir::arvr;
 
 namespace {
 
-/// The most a shared stage's halo may reach on each side, so that its tile
-/// stays small (as arvr-stage-inputs').
-constexpr int64_t kMaxHalo = 16;
-
 /// The fewest reads a point of a function must make (its taps) for its
 /// stencil's reader to compute it in shared memory: a 3-tap sum stays
 /// inline, a 5-tap one (or a reduction of unknown length) does not.
@@ -158,9 +154,9 @@ static llvm::SmallPtrSet<Operation *, 8> parameterTables(KernelOp kernel) {
 
 /// The number of points of a stage (its reads' span, x by y) its one reader
 /// reads around each of its own, if every read is at the reader's x and y
-/// plus offsets known when compiling, within kMaxHalo, and at the reader's
-/// c or a constant; 0 otherwise. (An offset known only when running could
-/// make a tile larger than shared memory.)
+/// plus offsets known when compiling, within kMaxSharedHalo, and at the
+/// reader's c or a constant; 0 otherwise. (An offset known only when running
+/// could make a tile larger than shared memory.)
 static int64_t stencilSpan(StageOp reader, ArrayRef<AccessOp> reads) {
   int64_t low[2] = {0, 0}, high[2] = {0, 0};
   for (AccessOp read : reads) {
@@ -168,7 +164,8 @@ static int64_t stencilSpan(StageOp reader, ArrayRef<AccessOp> reads) {
     for (unsigned dim = 0; dim < 2; ++dim) {
       Translation offset = translationOf(coords[dim], reader, dim);
       if (!offset.isTranslated() || !offset.range ||
-          offset.range->first < -kMaxHalo || offset.range->second > kMaxHalo)
+          offset.range->first < -kMaxSharedHalo ||
+          offset.range->second > kMaxSharedHalo)
         return 0;
       low[dim] = std::min(low[dim], offset.range->first);
       high[dim] = std::max(high[dim], offset.range->second);

@@ -17,7 +17,8 @@
 // read at the reader's c), not the image's: a reader may have more
 // channels than the image, read under the boundary. Runs in the GPU pipeline
 // only, before arvr-infer-bounds (which sizes the new stage from the taps), and
-// only where the halo is at most kMaxHalo on each side (the tile stays small).
+// only where the halo is at most kMaxSharedHalo on each side (the tile stays
+// small).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,9 +35,6 @@ using namespace mlir;
 using namespace mlir::arvr;
 
 namespace {
-
-/// The most columns or rows a staged input's halo may have on each side.
-constexpr int64_t kMaxHalo = 16;
 
 /// The fewest taps (reads a point makes, each counted once per term of
 /// the reductions around it) for which a stage of a kernel without a
@@ -60,7 +58,7 @@ static bool isComputedByBlocks(StageOp stage) {
 /// The reads of `image` in `reader` if they form a stencil worth staging:
 /// all under the same boundary (not in_bounds) and padding, at the reader's
 /// (x + i, y + j, c) with i and j in ranges known when compiling, not all
-/// zero, the halo within kMaxHalo.
+/// zero, the halo within kMaxSharedHalo.
 static SmallVector<AccessOp> stencilReads(StageOp reader, Value image) {
   SmallVector<AccessOp> reads;
   bool ok = true, moves = false;
@@ -78,7 +76,8 @@ static SmallVector<AccessOp> stencilReads(StageOp reader, Value image) {
     for (unsigned dim = 0; dim < 2 && ok; ++dim) {
       Translation offset = translationOf(coords[dim], reader, dim);
       ok = offset.isTranslated() && offset.range &&
-           offset.range->first >= -kMaxHalo && offset.range->second <= kMaxHalo;
+           offset.range->first >= -kMaxSharedHalo &&
+           offset.range->second <= kMaxSharedHalo;
       moves = moves ||
               (ok && (offset.range->first != 0 || offset.range->second != 0));
     }

@@ -26,6 +26,12 @@
 
 namespace mlir::arvr {
 
+/// The most columns or rows a tile in shared memory may reach beyond its
+/// reader's on each side, where the compiler chooses to put it there (a
+/// staged input, a function of a kernel without a schedule): the tile
+/// stays small.
+constexpr int64_t kMaxSharedHalo = 16;
+
 /// How a coordinate of a read depends on its reader's coordinate `dim`.
 struct Translation {
   enum class Kind { Uniform, Translated, Other };
