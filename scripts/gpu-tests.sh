@@ -69,6 +69,14 @@ cases=(
   "examples/equalize_hist.arvr||tests/data/golden/aloeL-320x277.png tests/data/golden/left01-241x181.png"
   "tests/lit/Driver/Inputs/scatter.arvr|--kernel scatter_i32|tests/data/golden/aloeL-320x277.png"
   "tests/lit/Driver/Inputs/scatter.arvr|--kernel row_i32|tests/data/golden/aloeL-320x277.png"
+  # Kernels without a schedule whose stencils of 9 taps or more read their
+  # input staged in shared memory (arvr-stage-inputs, arvr-auto-schedule).
+  "tests/lit/Driver/Inputs/nested-reduction.arvr|--kernel box3|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/nested-reduction.arvr|--kernel gauss15|tests/data/odd-1x1.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/nested-reduction.arvr|--kernel light9|tests/data/baboon.jpg tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/reduction-lets.arvr|--kernel nested|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Driver/Inputs/function-extents.arvr|--kernel mirror_image|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "tests/lit/Frontend/in-bounds.arvr|--kernel shared_ref|tests/data/odd-7x3.png tests/data/odd-641x479.png"
 )
 images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
         tests/data/odd-7x3.png tests/data/odd-641x479.png)
@@ -110,6 +118,22 @@ for entry in "${cases[@]}"; do
         result="$result; memcheck clean"
       else
         result="$result; MEMCHECK FAILED (see $name-memcheck.log)"
+        failures=$((failures + 1))
+      fi
+    fi
+    # A kernel with a block barrier (a tile in shared memory, chosen by a
+    # schedule or by the compiler) is racechecked at the odd size.
+    kopt=$(grep -o -- '--kernel [a-z_0-9]*' <<<"$params" || true)
+    # shellcheck disable=SC2086
+    if [ -n "$sanitizer" ] && [[ "$image" == *odd-641x479* ]] &&
+       "$arvrc" build "$src/$kernel" $kopt -o - 2>/dev/null | grep -q 'bar.sync'; then
+      # shellcheck disable=SC2086
+      if "$sanitizer" --tool racecheck --error-exitcode 99 \
+           "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$out/$name-memcheck.png" \
+           --target cuda $params >"$out/$name-racecheck.log" 2>&1; then
+        result="$result; racecheck clean"
+      else
+        result="$result; RACECHECK FAILED (see $name-racecheck.log)"
         failures=$((failures + 1))
       fi
     fi
