@@ -84,6 +84,19 @@ images=(tests/data/baboon.jpg tests/data/left01.jpg tests/data/odd-1x1.png
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
 failures=0
 runs=0
+# sanitized TOOL LOG ARGS...: `arvrc run ARGS --target cuda` under
+# compute-sanitizer's TOOL, the run's output to LOG; prints "; TOOL clean",
+# or "; TOOL FAILED (LOG's name)" and fails.
+sanitized() {
+  local tool=$1 log=$2
+  shift 2
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$arvrc" run "$@" --target cuda >"$log" 2>&1; then
+    echo "; $tool clean"
+  else
+    echo "; $tool FAILED (see $(basename "$log"))"
+    return 1
+  fi
+}
 printf '%-36s %-26s %-18s %s\n' kernel params image result
 for entry in "${cases[@]}"; do
   IFS='|' read -r kernel params inputs <<<"$entry"
@@ -110,16 +123,10 @@ for entry in "${cases[@]}"; do
       result="MISMATCH: $(echo "$report" | tr '\n' ';' | tr -s ' ')"
       failures=$((failures + 1))
     fi
+    # shellcheck disable=SC2086
     if [ -n "$sanitizer" ] && [[ "$image" == *odd-* || "$image" == *baboon* || "$image" == *.nv12 ]]; then
-      # shellcheck disable=SC2086
-      if "$sanitizer" --tool memcheck --error-exitcode 99 \
-           "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$out/$name-memcheck.png" \
-           --target cuda $params >"$out/$name-memcheck.log" 2>&1; then
-        result="$result; memcheck clean"
-      else
-        result="$result; MEMCHECK FAILED (see $name-memcheck.log)"
-        failures=$((failures + 1))
-      fi
+      result+=$(sanitized memcheck "$out/$name-memcheck.log" "$src/$kernel" -i "$src/$image" \
+                  -o "$out/$name-memcheck.png" $params) || failures=$((failures + 1))
     fi
     # A kernel with a block barrier (a tile in shared memory, chosen by a
     # schedule or by the compiler) is racechecked at the odd size.
@@ -127,15 +134,8 @@ for entry in "${cases[@]}"; do
     # shellcheck disable=SC2086
     if [ -n "$sanitizer" ] && [[ "$image" == *odd-641x479* ]] &&
        "$arvrc" build "$src/$kernel" $kopt -o - 2>/dev/null | grep -q 'bar.sync'; then
-      # shellcheck disable=SC2086
-      if "$sanitizer" --tool racecheck --error-exitcode 99 \
-           "$arvrc" run "$src/$kernel" -i "$src/$image" -o "$out/$name-memcheck.png" \
-           --target cuda $params >"$out/$name-racecheck.log" 2>&1; then
-        result="$result; racecheck clean"
-      else
-        result="$result; RACECHECK FAILED (see $name-racecheck.log)"
-        failures=$((failures + 1))
-      fi
+      result+=$(sanitized racecheck "$out/$name-racecheck.log" "$src/$kernel" -i "$src/$image" \
+                  -o "$out/$name-memcheck.png" $params) || failures=$((failures + 1))
     fi
     # What arvrc said of the CUDA run, once: the device it ran on.
     [ "$runs" -eq 1 ] && cat "$out/$name.cuda.txt"
@@ -447,12 +447,7 @@ for entry in "${variants[@]}"; do
     tools="memcheck"
     grep -q compute_shared "$variant" && tools="memcheck racecheck"
     for tool in $tools; do
-      if "$sanitizer" --tool $tool --error-exitcode 99 "$arvrc" run "$variant" -i "$src/$image" "${var_o[@]}" \
-           --target cuda >"$out/variant-$runs-$tool.log" 2>&1; then
-        result="$result; $tool clean"
-      else
-        result="$result; $tool FAILED (variant-$runs-$tool.log)"
-      fi
+      result+=$(sanitized "$tool" "$out/variant-$runs-$tool.log" "$variant" -i "$src/$image" "${var_o[@]}")
     done
   fi
   case "$result" in *FAIL*|*DIFFERS*) failures=$((failures + 1)) ;; esac
@@ -476,12 +471,8 @@ for image in tests/data/odd-641x479.png tests/data/baboon.jpg; do
   fi
   if [ -n "$sanitizer" ] && [[ "$result" == identical* ]]; then
     for tool in memcheck racecheck; do
-      if "$sanitizer" --tool $tool --error-exitcode 99 "$arvrc" run "$out/gaussian_auto.arvr" -i "$src/$image" \
-           -o "$out/auto-$runs.png" --target cuda >"$out/auto-$runs-$tool.log" 2>&1; then
-        result="$result; $tool clean"
-      else
-        result="$result; $tool FAILED (auto-$runs-$tool.log)"
-      fi
+      result+=$(sanitized "$tool" "$out/auto-$runs-$tool.log" "$out/gaussian_auto.arvr" -i "$src/$image" \
+                  -o "$out/auto-$runs.png")
     done
   fi
   case "$result" in *FAIL*|*DIFFERS*) failures=$((failures + 1)) ;; esac

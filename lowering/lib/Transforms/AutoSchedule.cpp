@@ -173,8 +173,7 @@ static int64_t stencilSpan(StageOp reader, ArrayRef<AccessOp> reads) {
     // The reader's c, or one channel.
     Translation c = translationOf(read.getC(), reader, 2);
     if (!c.range || c.range->first != c.range->second ||
-        (c.isTranslated() && c.range->first != 0) ||
-        (!c.isTranslated() && !c.isUniform()))
+        (c.isTranslated() && c.range->first != 0))
       return 0;
   }
   return (high[0] - low[0] + 1) * (high[1] - low[1] + 1);
