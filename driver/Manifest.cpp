@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -69,11 +70,23 @@ public:
     }
 
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      auto integer = dyn_cast<IntegerAttr>(constant.getValue());
-      if (!integer)
-        return fail(op);
       def.op = "const";
-      def.literal = integer.getValue().getSExtValue();
+      if (auto real = dyn_cast<FloatAttr>(constant.getValue());
+          real && real.getType().isF32()) {
+        def.f32 = true;
+        def.number = real.getValueAsDouble();
+      } else if (auto integer = dyn_cast<IntegerAttr>(constant.getValue())) {
+        def.literal = integer.getValue().getSExtValue();
+      } else {
+        return fail(op);
+      }
+    } else if (std::string name = floatOpName(op); !name.empty()) {
+      // f32 arithmetic of the parameters (arvr-host-uniforms).
+      def.op = name;
+      def.f32 = true;
+      for (Value v : op->getOperands())
+        if (!operand(v))
+          return "";
     } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
       std::optional<int64_t> index = dim.getConstantIndex();
       auto arg = dyn_cast<BlockArgument>(dim.getSource());
@@ -98,6 +111,7 @@ public:
         return "";
     } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
       def.op = "select";
+      def.f32 = value.getType().isF32();
       if (!operand(select.getCondition()) || !operand(select.getTrueValue()) ||
           !operand(select.getFalseValue()))
         return "";
@@ -149,6 +163,20 @@ public:
       error = "internal compiler error: the launch plan cannot describe '" +
               op->getName().getStringRef().str() + "'";
     return "";
+  }
+
+  /// The plan's name of an f32 operation it computes on the host, or "".
+  static std::string floatOpName(Operation *op) {
+    if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+      return "";
+    return llvm::TypeSwitch<Operation *, std::string>(op)
+        .Case([](arith::AddFOp) { return "fadd"; })
+        .Case([](arith::SubFOp) { return "fsub"; })
+        .Case([](arith::MulFOp) { return "fmul"; })
+        .Case([](arith::DivFOp) { return "fdiv"; })
+        .Case([](arith::NegFOp) { return "fneg"; })
+        .Case([](math::FmaOp) { return "fma"; })
+        .Default([](Operation *) { return ""; });
   }
 
   static unsigned bitWidth(Type type) {
@@ -408,10 +436,14 @@ void arvrc::writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os) {
            << "\n";
         continue;
       }
-      os << "value " << def.id << " " << def.bits << " " << def.op;
+      os << "value " << def.id << " "
+         << (def.f32 ? std::string("f32") : std::to_string(def.bits)) << " "
+         << def.op;
       if (!def.predicate.empty())
         os << " " << def.predicate;
-      if (def.op == "const")
+      if (def.op == "const" && def.f32)
+        os << " " << llvm::formatv("{0:e9}", def.number).str();
+      else if (def.op == "const")
         os << " " << *def.literal;
       for (const std::string &operand : def.operands)
         os << " " << operand;
@@ -499,7 +531,11 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
                         {"bits", def.bits},
                         {"op", def.op},
                         {"operands", operands(def.operands)}};
-    if (def.literal)
+    if (def.f32)
+      object["type"] = "f32";
+    if (def.f32 && def.op == "const")
+      object["value"] = def.number;
+    else if (def.literal)
       object[def.op == "const" ? "value" : "dim"] = *def.literal;
     if (!def.predicate.empty())
       object["predicate"] = def.predicate;

@@ -54,8 +54,12 @@ struct LaunchPlan {
     std::vector<std::string> operands;
     std::optional<int64_t> literal; ///< const's value, dim's dimension.
     std::string predicate;          ///< cmp's: eq ne slt sle sgt sge.
-    unsigned elementBytes = 0;      ///< Buffers.
-    std::string sizes[3];           ///< Buffers: height, width, channels.
+    /// An f32 value's (its bits then 32; computed as IEEE binary32):
+    /// const's number, else the operation fadd fsub fmul fdiv fneg fma.
+    bool f32 = false;
+    double number = 0;
+    unsigned elementBytes = 0; ///< Buffers.
+    std::string sizes[3];      ///< Buffers: height, width, channels.
   };
   struct Launch {
     std::string entry;

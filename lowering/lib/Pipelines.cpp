@@ -142,6 +142,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // constants are folded (as at the end of the CPU's loops).
   if (options.fastMath)
     pm.addPass(createArvrFastReciprocal());
+  // Of that, the f32 arithmetic the plan computes exactly: on the host,
+  // once a launch; the kernel takes the results as arguments.
+  pm.addPass(createArvrHostUniforms());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   // Frames of a batch stacked, the grid's z the frame: one launch a batch.
   // After the sinking, so that every memref.dim a kernel computes is in its

@@ -13,7 +13,10 @@
 #include "Plan.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/JSON.h"
+
+#include <cmath>
 
 using namespace arvr::runtime;
 namespace json = llvm::json;
@@ -57,6 +60,21 @@ private:
   bool operands(const json::Object &o, llvm::StringRef key,
                 const std::string &where, size_t count,
                 std::vector<Operand> &out, size_t buffers, size_t values);
+  /// Whether `o` is f32: a value of type f32 or an f32 scalar argument.
+  bool isF32(const Operand &o) const {
+    return (o.kind == Operand::Value && plan.values[o.number].f32) ||
+           (o.kind == Operand::Argument && !plan.arguments[o.number].image &&
+            plan.arguments[o.number].type == "f32");
+  }
+  /// False (failing) if an f32 value is among `ops`, which are sizes.
+  bool integers(llvm::ArrayRef<Operand> ops, const std::string &where) {
+    for (const Operand &o : ops)
+      if (o.kind == Operand::Value && plan.values[o.number].f32)
+        return fail(where, "an f32 value cannot be a size or a bound");
+    return true;
+  }
+  /// Whether the operands of `v` have the types its operation takes.
+  bool typed(const PlanValue &v, const std::string &where);
   bool argument(const json::Object &o, const std::string &where);
   bool value(const json::Object &o, const std::string &where);
   bool buffer(const json::Object &o, const std::string &where);
@@ -166,12 +184,18 @@ bool Reader::value(const json::Object &o, const std::string &where) {
   if (id != "v" + std::to_string(plan.values.size()))
     return fail(where, "values must be v0, v1, ... in order");
   v.bits = static_cast<unsigned>(bits);
+  if (const json::Value *type = o.get("type")) {
+    if (type->getAsString() != "f32" || bits != 32)
+      return fail(where, "'type' must be \"f32\", with 32 bits");
+    v.f32 = true;
+  }
   size_t arity = llvm::StringSwitch<size_t>(v.op)
                      .Case("const", 0)
-                     .Cases({"dim", "cast"}, 1)
-                     .Case("select", 3)
+                     .Cases({"dim", "cast", "fneg"}, 1)
+                     .Cases({"select", "fma"}, 3)
                      .Cases({"add", "sub", "mul", "ceildiv", "floordiv", "div",
-                             "rem", "min", "max", "and", "or", "xor", "cmp"},
+                             "rem", "min", "max", "and", "or", "xor", "cmp",
+                             "fadd", "fsub", "fmul", "fdiv"},
                             2)
                      .Default(~size_t(0));
   if (arity == ~size_t(0))
@@ -180,8 +204,17 @@ bool Reader::value(const json::Object &o, const std::string &where) {
     return false;
   if (arity == 0 && !v.operands.empty())
     return fail(where, "const takes no operands");
-  if (v.op == "const" &&
-      !integer(o, "value", where, INT64_MIN, INT64_MAX, v.literal))
+  if (v.op == "const" && v.f32) {
+    // A finite f32 (JSON has no infinities or NaN).
+    std::optional<double> number = o.getNumber("value");
+    if (!number || static_cast<double>(static_cast<float>(*number)) != *number)
+      return fail(where, "an f32 const's 'value' must be an f32 number");
+    v.number = static_cast<float>(*number);
+  } else if (v.op == "const" &&
+             !integer(o, "value", where, INT64_MIN, INT64_MAX, v.literal)) {
+    return false;
+  }
+  if (!typed(v, where))
     return false;
   if (v.op == "dim") {
     const Operand &image = v.operands[0];
@@ -199,6 +232,23 @@ bool Reader::value(const json::Object &o, const std::string &where) {
   return true;
 }
 
+bool Reader::typed(const PlanValue &v, const std::string &where) {
+  bool floating = v.op.front() == 'f' && v.op != "floordiv";
+  floating |= v.op == "fma";
+  if (floating != v.f32 && v.op != "const" && v.op != "select")
+    return fail(where, "'" + v.op + "' takes and gives " +
+                           (floating ? "f32" : "integers"));
+  for (size_t i = 0; i < v.operands.size(); ++i) {
+    // A select's condition is an integer; its choices are of its type.
+    bool wanted = v.op == "select" && i == 0 ? false : v.f32;
+    if (isF32(v.operands[i]) != wanted ||
+        (wanted && v.operands[i].kind == Operand::Literal))
+      return fail(where, "operand " + std::to_string(i) + " of '" + v.op +
+                             "' must be " + (wanted ? "f32" : "an integer"));
+  }
+  return true;
+}
+
 bool Reader::buffer(const json::Object &o, const std::string &where) {
   PlanBuffer b;
   std::string id;
@@ -210,6 +260,8 @@ bool Reader::buffer(const json::Object &o, const std::string &where) {
     return false;
   if (id != "b" + std::to_string(plan.buffers.size()))
     return fail(where, "buffers must be b0, b1, ... in order");
+  if (!integers(size, where))
+    return false;
   b.elementBytes = static_cast<unsigned>(bytes);
   std::copy(size.begin(), size.end(), b.size.begin());
   plan.buffers.push_back(b);
@@ -232,6 +284,9 @@ bool Reader::launch(const json::Object &o, const std::string &where) {
   for (const Operand &geometry : llvm::concat<const Operand>(grid, block))
     if (geometry.kind == Operand::Argument || geometry.kind == Operand::Buffer)
       return fail(where, "a grid or block size must be a number or value");
+  if (!integers(grid, where) || !integers(block, where) ||
+      !integers(l.shared, where))
+    return false;
   for (const Operand &arg : l.args)
     if (arg.kind == Operand::Literal)
       return fail(where, "an argument of a launch must be a reference");
@@ -253,6 +308,8 @@ bool Reader::check(const json::Object &o, const std::string &where) {
   if (kind != "range" && kind != "extents")
     return fail(where, "'kind' must be range or extents");
   c.range = kind == "range";
+  if (!integers(c.operands, where))
+    return false;
   for (const Operand &operand : c.operands)
     if (operand.kind == Operand::Argument &&
         plan.arguments[operand.number].image)
@@ -304,7 +361,8 @@ bool Reader::read(const json::Object &root) {
                      output[0].kind != Operand::Argument ||
                      !plan.arguments[output[0].number].output)
                    return fail(w, "'output' must name an output argument");
-                 if (!operands(o, "size", w, 3, size, 0, plan.values.size()))
+                 if (!operands(o, "size", w, 3, size, 0, plan.values.size()) ||
+                     !integers(size, w))
                    return false;
                  plan.outputSizes.push_back(
                      {unsigned(output[0].number), {size[0], size[1], size[2]}});
@@ -359,6 +417,28 @@ bool binary(const std::string &op, int64_t a, int64_t b, int64_t &r) {
   else
     r = op == "div" ? q : m;
   return true;
+}
+
+/// An f32 value's bits: `v` computed in IEEE binary32, rounded to nearest
+/// even (as the GPU's div.rn, fma.rn, ...), from its operands' bits.
+template <typename Arg> int64_t evaluateF32(const PlanValue &v, Arg arg) {
+  auto real = [&](size_t k) {
+    return llvm::bit_cast<float>(static_cast<uint32_t>(arg(k)));
+  };
+  float r = v.number; // const
+  if (v.op == "fadd")
+    r = real(0) + real(1);
+  else if (v.op == "fsub")
+    r = real(0) - real(1);
+  else if (v.op == "fmul")
+    r = real(0) * real(1);
+  else if (v.op == "fdiv")
+    r = real(0) / real(1);
+  else if (v.op == "fneg")
+    r = -real(0);
+  else if (v.op == "fma")
+    r = std::fma(real(0), real(1), real(2));
+  return llvm::bit_cast<uint32_t>(r);
 }
 
 bool compare(const std::string &p, int64_t a, int64_t b) {
@@ -417,6 +497,10 @@ bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
     const PlanValue &v = p.values[i];
     int64_t r = 0;
     auto arg = [&](size_t k) { return operand(v.operands[k]); };
+    if (v.f32 && v.op != "select") {
+      values[i] = evaluateF32(v, [&](size_t k) { return arg(k); });
+      continue;
+    }
     if (v.op == "const")
       r = v.literal;
     else if (v.op == "dim")
@@ -551,8 +635,10 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
         r.storage.push_back(bindings[arg.number].scalarBits);
         r.sizes.push_back(plan->arguments[arg.number].type == "i1" ? 1 : 4);
       } else {
+        // A value: an index, or an f32's bits.
+        bool f32 = arg.kind == Operand::Value && plan->values[arg.number].f32;
         r.storage.push_back(static_cast<uint64_t>(operand(arg)));
-        r.sizes.push_back(indexBytes);
+        r.sizes.push_back(f32 ? 4 : indexBytes);
       }
     }
     launches.push_back(std::move(r));

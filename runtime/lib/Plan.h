@@ -36,8 +36,13 @@ struct PlanArgument {
 
 struct PlanValue {
   std::string op; ///< const dim cast add sub mul ceildiv floordiv div rem
-                  ///< min max and or xor cmp select
+                  ///< min max and or xor cmp select; f32: const select
+                  ///< fadd fsub fmul fdiv fneg fma
   unsigned bits = 64;
+  /// An f32 value (`"type": "f32"`, 32 bits), computed as IEEE binary32
+  /// rounded to nearest even and kept as its bits; `number` is const's.
+  bool f32 = false;
+  float number = 0;
   std::vector<Operand> operands;
   int64_t literal = 0;   ///< const's value, dim's dimension.
   std::string predicate; ///< cmp's.
@@ -120,7 +125,7 @@ public:
   bool evaluate(const Plan &plan, const std::vector<Binding> &bindings,
                 std::string &error);
   /// An operand's integer value (a scalar argument sign-extended from 32
-  /// bits); valid after evaluate().
+  /// bits; an f32 value's bits); valid after evaluate().
   int64_t operand(const Operand &operand) const;
   /// (H, W, C) of buffer `index`, and its bytes; of output argument `arg`
   /// as (W, H, C); false if there is no such output.

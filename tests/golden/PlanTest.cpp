@@ -63,7 +63,7 @@ struct Reading {
 /// Builds `example` (with `from` replaced by `to` in its text, if given)
 /// and reads its plan.
 Reading build(const std::string &example, const std::string &from = "",
-              const std::string &to = "") {
+              const std::string &to = "", const std::string &flags = "") {
   const char *dir = std::getenv("TMPDIR");
   std::string base = std::string(dir ? dir : "/tmp") + "/arvrc-plan-" +
                      std::to_string(getpid());
@@ -78,7 +78,8 @@ Reading build(const std::string &example, const std::string &from = "",
     source.replace(at, from.size(), to);
   }
   std::ofstream(base + ".arvr") << source;
-  std::string command = kArvrcBinary + " build " + base + ".arvr -o " + ptx;
+  std::string command =
+      kArvrcBinary + " build " + base + ".arvr -o " + ptx + " " + flags;
   INFO(command);
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream planFile(planPath);
@@ -221,4 +222,54 @@ TEST_CASE("plan: NV12 planes and a fixed channel count") {
     CHECK(batch[0].storage[i + 9] == launches[0].storage[i + 9]);
     CHECK(launches[0].storage[i + 9] == launches[0].storage[i + 3]);
   }
+}
+
+TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
+  // Each channel's aberration factor over each focal length (arvr-host-
+  // uniforms): six divisions every thread made, now f32 values of the
+  // plan, passed as kernel arguments of 4 bytes.
+  Reading m = build("examples/lens_undistort.arvr", "", "",
+                    "--specialize src.channels=3");
+  int divisions = 0;
+  for (const auto &v : m.plan.values)
+    if (v.op == "fdiv") {
+      ++divisions;
+      CHECK(v.f32);
+      CHECK(v.bits == 32);
+    }
+  CHECK(divisions == 6);
+  REQUIRE(m.plan.arguments.size() == 13);
+  std::vector<Binding> bound(13);
+  bound[0].shape = bound[12].shape = {479, 641, 3};
+  const float fx = 535.9157f, fy = 533.25f, p1 = 0.0017832f, p2 = -2.8e-4f,
+              red = 0.9975f, blue = 0.995f;
+  float values[13] = {0,  fx, fy,     342.3f, 235.6f, -0.266f, -0.0386f,
+                      p1, p2, 0.238f, red,    blue,   0};
+  for (int a = 1; a <= 11; ++a)
+    bound[a].scalarBits = bitsOf(values[a]);
+  m.evaluate(bound);
+  auto launches = m.resolve({});
+  REQUIRE(launches.size() == 1);
+  const auto &l = launches[0];
+  // The quotients the GPU's div.rn.f32 gives (IEEE, rounded to nearest),
+  // among the launch's 4-byte parameters.
+  auto passed = [&](float expected) {
+    for (size_t i = 0; i < l.storage.size(); ++i)
+      if (l.sizes[i] == 4 && l.storage[i] == bitsOf(expected))
+        return true;
+    return false;
+  };
+  for (float s : {red, 1.0f, blue}) {
+    CAPTURE(s);
+    CHECK(passed(s / fx));
+    CHECK(passed(s / fy));
+  }
+  CHECK(passed(2.0f * p1));
+  CHECK(passed(2.0f * p2));
+  // A bit of an f32 value wrong would show: another focal length, another
+  // quotient.
+  bound[1].scalarBits = bitsOf(fx * 2);
+  m.evaluate(bound);
+  auto other = m.resolve({});
+  CHECK(other[0].storage != l.storage);
 }

@@ -171,6 +171,10 @@ TEST_CASE("runtime: what is not a plan is refused, with where and why") {
   refused("\"arvrc-launch-plan\"", "\"something\"", "not an arvrc launch plan");
   refused("\"version\": 1", "\"version\": 2", "'version' must be");
   refused("\"op\": \"dim\"", "\"op\": \"sqrt\"", "unknown operation 'sqrt'");
+  // f32 values: 32 bits, and f32 operations of f32 operands only.
+  refused("\"op\": \"dim\"", "\"op\": \"fneg\", \"type\": \"f32\"",
+          "with 32 bits");
+  refused("\"op\": \"dim\"", "\"op\": \"fneg\"", "'fneg' takes and gives f32");
   refused("\"operands\": [\n        \"a0\"", "\"operands\": [\n        \"v99\"",
           "'v99' is not defined before this use");
   refused("\"kind\": \"ptx\"", "\"kind\": \"elf\"", "binary");

@@ -445,9 +445,10 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   if (boundary == Boundary::in_bounds || !channelInRange)
     return four(false);
   // 0 <= x0 < width - 1 and 0 <= y0 < height - 1, tested on the f32
-  // coordinates (whole numbers; NaN fails), so that the plain reads need
-  // no clamp before their conversion. The last index is exact in f32 up to
-  // 2^24; beyond, points take the other branch.
+  // coordinates (whole numbers), so that the plain reads need no clamp
+  // before their conversion. The last index is exact in f32 up to 2^24
+  // (beyond, points take the other branch) and at least 0.
+  Type i32 = rewriter.getI32Type();
   auto lastAsF32 = [&](int64_t dim) -> Value {
     Value last = arith::MinSIOp::create(
         rewriter, loc,
@@ -455,22 +456,25 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
                               memref::DimOp::create(rewriter, loc, image, dim),
                               one),
         arith::ConstantIndexOp::create(rewriter, loc, 1 << 24));
-    Value i32 =
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), last);
-    return arith::SIToFPOp::create(rewriter, loc, rewriter.getF32Type(), i32);
+    last = arith::MaxSIOp::create(
+        rewriter, loc, last, arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value asI32 = arith::IndexCastOp::create(rewriter, loc, i32, last);
+    return arith::SIToFPOp::create(rewriter, loc, rewriter.getF32Type(), asI32);
   };
-  Value zero = arith::ConstantFloatOp::create(
-      rewriter, loc, rewriter.getF32Type(), llvm::APFloat(0.0f));
+  // Both bounds as one unsigned comparison of the bits: a non-negative f32
+  // orders as its bits do, and a negative one has its sign bit set (so do
+  // -0, which the other branch reads as 0 with the same values, and half
+  // the NaNs; the rest are above any last index, as are infinities).
   auto within = [&](Value whole, Value last) -> Value {
-    return arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, whole,
-                              zero),
-        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, whole,
-                              last));
+    return arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult,
+        arith::BitcastOp::create(rewriter, loc, i32, whole),
+        arith::BitcastOp::create(rewriter, loc, i32, last));
   };
-  Value inside = arith::AndIOp::create(rewriter, loc, within(x0f, lastAsF32(1)),
-                                       within(y0f, lastAsF32(0)));
+  // (In this order: x, then y.)
+  Value insideX = within(x0f, lastAsF32(1));
+  Value insideY = within(y0f, lastAsF32(0));
+  Value inside = arith::AndIOp::create(rewriter, loc, insideX, insideY);
   auto branch = [&](bool plain) {
     return [&, plain](OpBuilder &, Location l) {
       std::array<Value, 4> values = four(plain);

@@ -123,12 +123,25 @@ arvr.kernel @bilinear(%src: !arvr.image<ui8, 1>, %u: f32, %v: f32) -> !arvr.imag
 // the boundary (constant: the clamped pixel or the padding).
 // The test is on the floored f32 coordinates, so the plain reads convert
 // them without the clamps that keep other conversions defined; the last
-// index is taken at most 2^24, exact in f32.
+// index is taken at most 2^24, exact in f32, and at least 0. Each
+// coordinate's two bounds are one unsigned comparison of its bits with
+// the last index's (a negative f32 has its sign bit set).
 // CHECK-LABEL: func.func @bilinear_constant
-// CHECK: arith.minsi %{{.+}}, %c16777216
-// CHECK: arith.cmpf oge
-// CHECK: arith.cmpf olt
-// CHECK: %{{.+}}:4 = scf.if %{{.+}} -> (f32, f32, f32, f32) {
+// CHECK-SAME: (%[[SRC:[^:]+]]: memref<?x?x1xi8>, %[[U:[^:]+]]: f32, %[[V:[^:]+]]: f32
+// CHECK-DAG: %[[X0:.+]] = math.floor %[[U]] : f32
+// CHECK-DAG: %[[Y0:.+]] = math.floor %[[V]] : f32
+// CHECK: %[[LASTX:.+]] = arith.minsi %{{.+}}, %c16777216
+// CHECK: %[[LASTX0:.+]] = arith.maxsi %[[LASTX]], %c0
+// CHECK: %[[LASTXI:.+]] = arith.index_cast %[[LASTX0]] : index to i32
+// CHECK: %[[LASTXF:.+]] = arith.sitofp %[[LASTXI]] : i32 to f32
+// CHECK: %[[LASTXB:.+]] = arith.bitcast %[[LASTXF]] : f32 to i32
+// CHECK: %[[X0B:.+]] = arith.bitcast %[[X0]] : f32 to i32
+// CHECK: %[[INX:.+]] = arith.cmpi ult, %[[X0B]], %[[LASTXB]] : i32
+// CHECK: %[[Y0B:.+]] = arith.bitcast %[[Y0]] : f32 to i32
+// CHECK: %[[INY:.+]] = arith.cmpi ult, %[[Y0B]], %{{.+}} : i32
+// CHECK: %[[IN:.+]] = arith.andi %[[INX]], %[[INY]] : i1
+// CHECK-NOT: arith.cmpf
+// CHECK: %{{.+}}:4 = scf.if %[[IN]] -> (f32, f32, f32, f32) {
 // CHECK-NOT: arith.maxnumf
 // CHECK: arith.fptosi
 // CHECK-COUNT-4: memref.load

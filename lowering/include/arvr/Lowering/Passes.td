@@ -295,6 +295,24 @@ def ArvrHoistUniform : Pass<"arvr-hoist-uniform", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ArvrHostUniforms : Pass<"arvr-host-uniforms", "::mlir::ModuleOp"> {
+  let summary = "Compute the f32 arithmetic of parameters alone on the host";
+  let description = [{
+    In each `gpu.launch`, f32 additions, subtractions, products, divisions,
+    negations and fused multiply-adds (`math.fma`) computed from values
+    defined outside the launch, f32 constants and one another (a focal
+    length's reciprocal, an aberration factor over it) move before the
+    launch: kernel outlining passes their results as kernel arguments, and
+    the launch plan computes them on the host once a launch, exactly as the
+    GPU would (IEEE binary32, rounded to nearest even), instead of every
+    thread. Operations with fast-math flags, math functions and whatever
+    depends on them stay. Values do not change. Run after
+    `arvr-hoist-uniform`, before `gpu-kernel-outlining`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
   let summary = "Let a batch of same-size frames run as one launch per "
                 "kernel, the frames as the grid's z dimension";

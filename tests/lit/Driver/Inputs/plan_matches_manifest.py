@@ -55,10 +55,16 @@ for words, arg in zip(args, plan["arguments"]):
 if len(values) != len(plan["values"]):
     fail("value count")
 for words, value in zip(values, plan["values"]):
-    expect = [value["id"], str(value["bits"]), value["op"]]
+    f32 = value.get("type") == "f32"
+    expect = [value["id"], "f32" if f32 else str(value["bits"]), value["op"]]
     if "predicate" in value:
         expect.append(value["predicate"])
-    if value["op"] == "const":
+    if value["op"] == "const" and f32:
+        # The manifest writes an f32 in decimal: the same number.
+        if len(words) < 5 or float(words[4]) != value["value"]:
+            fail("value %s: f32 %s" % (value["id"], value["value"]))
+        expect.append(words[4])
+    elif value["op"] == "const":
         expect.append(str(value["value"]))
     expect += [text(o) for o in value["operands"]]
     if value["op"] == "dim":
