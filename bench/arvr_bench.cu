@@ -48,6 +48,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -513,6 +514,39 @@ bool batchesMatchFrames(
 }
 
 /// Checks outputs, then times every implementation, interleaved.
+/// Each implementation's cost a launch with 100 single-frame launches
+/// queued back to back (no synchronisation between): the host's time to
+/// enqueue one, and the GPU's time a launch from before the first to after
+/// the last. The timed launches below are each between two events and
+/// synchronised, so the host's launch cost is in them: a gap there that is
+/// in `host` and not in `gpu` is the launch path's, not the kernel's.
+void queuedLaunches(const Case &c, const std::string &sizeName,
+                    std::vector<Impl> &impls, int sets, cudaStream_t stream) {
+  constexpr int kLaunches = 100;
+  cudaEvent_t start, stop;
+  CUDA(cudaEventCreate(&start));
+  CUDA(cudaEventCreate(&stop));
+  for (Impl &impl : impls) {
+    CUDA(cudaStreamSynchronize(stream));
+    CUDA(cudaEventRecord(start, stream));
+    auto begin = std::chrono::steady_clock::now();
+    for (int n = 0; n < kLaunches; ++n)
+      impl.launch(n % sets, 1, stream);
+    auto end = std::chrono::steady_clock::now();
+    CUDA(cudaEventRecord(stop, stream));
+    CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA(cudaEventElapsedTime(&ms, start, stop));
+    double host =
+        std::chrono::duration<double, std::micro>(end - begin).count();
+    std::printf("# queued,%s,%s,%s,host %.2f us,gpu %.2f us a launch\n",
+                c.kernel.c_str(), sizeName.c_str(), impl.name.c_str(),
+                host / kLaunches, ms * 1000.0 / kLaunches);
+  }
+  CUDA(cudaEventDestroy(start));
+  CUDA(cudaEventDestroy(stop));
+}
+
 void measure(const Case &c, const std::string &sizeName, int width, int height,
              std::vector<Impl> &impls,
              const std::function<void(int impl, int frame,
@@ -552,6 +586,7 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
     }
   }
 
+  queuedLaunches(c, sizeName, impls, sets, stream);
   // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated.
   cudaEvent_t start, stop;
   CUDA(cudaEventCreate(&start));
