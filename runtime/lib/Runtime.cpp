@@ -291,6 +291,7 @@ arvr_status launchAll(arvr_kernel *k, std::vector<ResolvedLaunch> &launches,
     if (!l.grid[0] || !l.grid[1] || !l.grid[2])
       continue; // An empty image: nothing to do.
     std::vector<void *> params;
+    params.reserve(l.storage.size());
     for (uint64_t &word : l.storage)
       params.push_back(&word);
     if (!k->cuda->launch(k->functions.at(l.entry), l.grid, l.block, l.shared,

@@ -29,7 +29,12 @@ enum class LoweringStage {
 
 struct CudaPipelineOptions {
   std::string chip = "sm_90"; ///< nvvm-attach-target chip.
-  unsigned optLevel = 3;      ///< LLVM optimisation level for the device code.
+  /// LLVM optimisation level for the device code. 2: the same PTX as 3
+  /// for the lens, the Gaussian, NV12, Harris and warp_perspective, in
+  /// two thirds of the build time for pyr_down and bilateral; 3's further
+  /// unrolling made stereo SAD spill (136 bytes a thread) and doubled
+  /// bilateral's PTX.
+  unsigned optLevel = 2;
   int64_t blockX = 32;        ///< Threads per block along x.
   int64_t blockY = 8;         ///< Threads per block along y.
   /// The CUDA toolkit, whose libdevice provides exp, log, sin, ... on the
