@@ -25,10 +25,9 @@
 // `--set more` runs five other examples instead (more_examples.cuh). DIR
 // holds lens_undistort.plan.json, gaussian_blur.plan.json and
 // nv12_to_rgb.plan.json with their PTX (arvrc build ... -o DIR/NAME.ptx).
-// DIR2 holds more of the Gaussian's, the lens's and NV12's, named
-// gaussian_blur@LABEL.plan.json, lens_undistort@LABEL.plan.json or
-// nv12_to_rgb@LABEL.plan.json (built by a changed compiler: an A/B in one
-// run, bench/README.md).
+// DIR2 holds more builds of the examples of either set, named
+// KERNEL@LABEL.plan.json (gaussian_blur@LABEL, bilateral@LABEL, ...: built
+// by a changed compiler, an A/B in one run, bench/README.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -1256,7 +1255,7 @@ int main(int argc, char **argv) {
   if (!photoPath.empty())
     photo = readPnm(photoPath);
   if (set == "more") {
-    benchMoreExamples(plans, photo, reps, stream);
+    benchMoreExamples(plans, photo, reps, extra, stream);
     CUDA(cudaStreamDestroy(stream));
     return 0;
   }

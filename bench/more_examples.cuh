@@ -184,7 +184,7 @@ int elementBytes(const std::string &type) {
 /// columns, a stereo pair), its outputs sized by its plan.
 void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
                const std::string &sizeName, int width, int height, int reps,
-               cudaStream_t stream) {
+               const std::string &extra, cudaStream_t stream) {
   const auto &args = k.args;
   std::map<std::string, double> scalars = moreScalars(width, height);
   std::vector<uint8_t> rgb = makeRgbFrame(photo, width, height);
@@ -200,14 +200,17 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
     std::vector<uint8_t> frame = channels == 1 ? greyOf(rgb) : rgb;
     inputFrames[a] = inputs++ ? shiftedLeft(frame, width, channels, 16) : frame;
   }
-  auto binding = [&](const std::vector<uint64_t> &address) {
+  auto bindingOf = [&](ArvrKernel &of, const std::vector<uint64_t> &address) {
     return bindArgs(
-        k,
+        of,
         [&](const PlanArg &arg) {
           size_t a = &arg - args.data();
           return Binding{shape[a], address[a], 0};
         },
         scalars);
+  };
+  auto binding = [&](const std::vector<uint64_t> &address) {
+    return bindingOf(k, address);
   };
   std::vector<Binding> sizes = binding(std::vector<uint64_t>(args.size(), 0));
   size_t bytesPerSet = 0;
@@ -235,18 +238,31 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
     (args[a].isOutput ? outputPools : inputPools).push_back(pools[a].get());
   }
   std::vector<std::unique_ptr<DeviceBuffer>> owned;
-  ArvrSets frames = arvrSets(
-      k,
-      [&](int s) {
-        std::vector<uint64_t> address(args.size(), 0);
-        for (size_t a = 0; a < args.size(); ++a)
-          if (pools[a])
-            address[a] = pools[a]->address(s);
-        return binding(address);
-      },
-      sets);
+  auto setsOf = [&](ArvrKernel &of) {
+    return arvrSets(
+        of,
+        [&](int s) {
+          std::vector<uint64_t> address(args.size(), 0);
+          for (size_t a = 0; a < args.size(); ++a)
+            if (pools[a])
+              address[a] = pools[a]->address(s);
+          return bindingOf(of, address);
+        },
+        sets);
+  };
+  ArvrSets frames = setsOf(k);
   std::vector<Impl> impls;
   impls.push_back({"arvrc", arvrLauncher(k, frames), factsOf(frames.one[0])});
+  // Builds by another compiler (`--extra`), on arvrc's frames and outputs.
+  std::vector<std::unique_ptr<ArvrKernel>> extraKernels;
+  std::vector<std::pair<std::string, ArvrKernel *>> extras;
+  addExtraVariants(extra, e.kernel, extras, extraKernels);
+  std::vector<std::unique_ptr<ArvrSets>> extraFrames;
+  for (auto &[name, variant] : extras) {
+    extraFrames.push_back(std::make_unique<ArvrSets>(setsOf(*variant)));
+    impls.push_back({name, arvrLauncher(*variant, *extraFrames.back()),
+                     factsOf(extraFrames.back()->one[0])});
+  }
   // NPP's output: the first output's shape.
   FramePool peer(sets, outputPools[0]->frameBytes);
 #ifdef ARVR_BENCH_NPP_MORE
@@ -255,7 +271,8 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
     impls.push_back({"NPP", launch, {}});
 #endif
   auto poolsOf = [&](int impl) {
-    return impl == 0 ? outputPools : std::vector<FramePool *>{&peer};
+    return impls[impl].name != "NPP" ? outputPools
+                                     : std::vector<FramePool *>{&peer};
   };
   measure(
       {e.kernel, e.idealBytesPerPixel, e.f32}, sizeName, width, height, impls,
@@ -278,7 +295,7 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
 /// The second set: each of the five examples whose plan is in `dir`,
 /// at 1080p and 4K.
 void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
-                       cudaStream_t stream) {
+                       const std::string &extra, cudaStream_t stream) {
   const MoreExample examples[] = {{"bilateral", 6.0},
                                   {"harris", 5.0, true},
                                   {"pyr_down", 3.0 + 3.0 * 21 / 64},
@@ -292,7 +309,7 @@ void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
     }
     ArvrKernel k;
     k.load(dir, e.kernel);
-    benchMore(k, e, photo, "1080p", 1920, 1080, reps, stream);
-    benchMore(k, e, photo, "4K", 3840, 2160, reps, stream);
+    benchMore(k, e, photo, "1080p", 1920, 1080, reps, extra, stream);
+    benchMore(k, e, photo, "4K", 3840, 2160, reps, extra, stream);
   }
 }

@@ -122,16 +122,15 @@ fi
 
 photo=()
 [ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
-# ARVR_BENCH_EXTRA=DIR: plans built by a changed compiler
-# (gaussian_blur@LABEL, lens_undistort@LABEL, nv12_to_rgb@LABEL), run beside
-# these.
+# ARVR_BENCH_EXTRA=DIR: plans built by a changed compiler (KERNEL@LABEL,
+# for any example of either set), run beside these.
 extra=()
 [ -n "${ARVR_BENCH_EXTRA:-}" ] && extra=(--extra "$ARVR_BENCH_EXTRA")
 "$out/arvr_bench" --plans "$out/ptx" "${photo[@]}" "${extra[@]}" --reps 60 --csv "$out/bench.csv" \
   | tee "$out/bench.log"
 status=${PIPESTATUS[0]}
 # The second set, its rows appended to the first's.
-"$out/arvr_bench" --plans "$out/ptx-more" "${photo[@]}" --reps 60 --set more \
+"$out/arvr_bench" --plans "$out/ptx-more" "${photo[@]}" "${extra[@]}" --reps 60 --set more \
   --csv "$out/bench-more.csv" | tee -a "$out/bench.log"
 more=${PIPESTATUS[0]}
 grep -v '^kernel,\|^#' "$out/bench-more.csv" >>"$out/bench.csv"
