@@ -204,7 +204,7 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
     return bindArgs(
         of,
         [&](const PlanArg &arg) {
-          size_t a = &arg - args.data();
+          size_t a = &arg - of.args.data(); // The same arguments as k's.
           return Binding{shape[a], address[a], 0};
         },
         scalars);
@@ -259,6 +259,11 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
   addExtraVariants(extra, e.kernel, extras, extraKernels);
   std::vector<std::unique_ptr<ArvrSets>> extraFrames;
   for (auto &[name, variant] : extras) {
+    if (variant->args.size() != args.size()) {
+      std::printf("# %s %s: other arguments than arvrc's, not run\n",
+                  e.kernel.c_str(), name.c_str());
+      continue;
+    }
     extraFrames.push_back(std::make_unique<ArvrSets>(setsOf(*variant)));
     impls.push_back({name, arvrLauncher(*variant, *extraFrames.back()),
                      factsOf(extraFrames.back()->one[0])});
