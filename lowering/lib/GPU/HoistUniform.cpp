@@ -21,6 +21,8 @@
 
 #include "arvr/Lowering/Passes.h"
 
+#include "../Utils/LaunchInvariants.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -37,53 +39,26 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `value` is the same for every thread of `launch`: defined
-/// outside its body, a constant, or a result of an operation in `uniform`.
-bool isUniform(Value value, gpu::LaunchOp launch,
-               const llvm::SmallPtrSetImpl<Operation *> &uniform) {
-  if (!launch.getBody().isAncestor(value.getParentRegion()))
-    return true;
-  Operation *def = value.getDefiningOp();
-  return def && (uniform.contains(def) || matchPattern(def, m_Constant()));
-}
-
 /// Moves the uniform operations of `launch`'s body, in order, to the top
 /// of its entry block; returns how many moved.
 unsigned hoist(gpu::LaunchOp launch) {
-  llvm::SmallPtrSet<Operation *, 32> uniform;
-  SmallVector<Operation *> moving;
-  launch.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op->getNumRegions() || op->getNumOperands() == 0 ||
-        op->hasTrait<OpTrait::IsTerminator>() ||
-        llvm::any_of(op->getResultTypes(), llvm::IsaPred<IndexType>) ||
-        matchPattern(op, m_Constant()) || !isMemoryEffectFree(op) ||
-        !isSpeculatable(op))
-      return;
-    for (Value operand : op->getOperands())
-      if (!isUniform(operand, launch, uniform))
-        return;
-    uniform.insert(op);
-    moving.push_back(op);
-  });
+  SmallVector<Operation *> moving = arvr::launchInvariants(
+      launch,
+      [](Operation *op) {
+        return !op->getNumRegions() && op->getNumOperands() != 0 &&
+               !op->hasTrait<OpTrait::IsTerminator>() &&
+               !llvm::any_of(op->getResultTypes(), llvm::IsaPred<IndexType>) &&
+               !matchPattern(op, m_Constant()) && isMemoryEffectFree(op) &&
+               isSpeculatable(op);
+      },
+      [](Value) { return true; });
   // Before the first operation of the entry block that stays: those that
   // move keep their order (a definition before its uses).
-  Block &entry = launch.getBody().front();
-  Operation *anchor = &entry.front();
+  llvm::SmallPtrSet<Operation *, 32> uniform(moving.begin(), moving.end());
+  Operation *anchor = &launch.getBody().front().front();
   while (uniform.contains(anchor))
     anchor = anchor->getNextNode();
-  // Operands of a moved operation that are constants inside the body move
-  // with it (a copy at the top), so that it is defined before its uses.
-  OpBuilder builder(anchor);
-  for (Operation *op : moving) {
-    for (OpOperand &use : op->getOpOperands()) {
-      Operation *def = use.get().getDefiningOp();
-      if (def && !uniform.contains(def) &&
-          launch.getBody().isAncestor(def->getParentRegion()))
-        use.set(builder.clone(*def)->getResult(0));
-    }
-    if (op->getBlock() != &entry || anchor->isBeforeInBlock(op))
-      op->moveBefore(anchor);
-  }
+  arvr::moveInvariants(moving, launch.getBody(), anchor);
   return moving.size();
 }
 

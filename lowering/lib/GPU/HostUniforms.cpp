@@ -23,12 +23,12 @@
 
 #include "arvr/Lowering/Passes.h"
 
+#include "../Utils/LaunchInvariants.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
-
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRHOSTUNIFORMS
@@ -56,38 +56,16 @@ bool hostEvaluable(Operation *op) {
 /// Moves the host-evaluable operations of `launch`'s body before it;
 /// returns how many moved.
 unsigned moveOut(gpu::LaunchOp launch) {
-  Region &body = launch.getBody();
-  llvm::SmallPtrSet<Operation *, 16> moving;
-  SmallVector<Operation *> order;
-  auto known = [&](Value value) {
-    if (!body.isAncestor(value.getParentRegion()))
-      return true;
-    // A constant must be finite: the plan writes it as a JSON number.
-    Operation *def = value.getDefiningOp();
-    FloatAttr constant;
-    return def && (moving.contains(def) ||
-                   (matchPattern(value, m_Constant(&constant)) &&
-                    value.getType().isF32() && constant.getValue().isFinite()));
-  };
-  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!hostEvaluable(op) || !llvm::all_of(op->getOperands(), known))
-      return;
-    moving.insert(op);
-    order.push_back(op);
-  });
-  // In order, so that each definition comes before its uses; constants
-  // of the body they use are copied out (the body keeps its own).
-  OpBuilder builder(launch);
-  for (Operation *op : order) {
-    for (OpOperand &use : op->getOpOperands()) {
-      Operation *def = use.get().getDefiningOp();
-      if (def && !moving.contains(def) &&
-          body.isAncestor(def->getParentRegion()))
-        use.set(builder.clone(*def)->getResult(0));
-    }
-    op->moveBefore(launch);
-  }
-  return order.size();
+  SmallVector<Operation *> moving =
+      arvr::launchInvariants(launch, hostEvaluable, [](Value value) {
+        // Finite f32s: the plan writes constants as JSON numbers.
+        FloatAttr constant;
+        return value.getType().isF32() &&
+               matchPattern(value, m_Constant(&constant)) &&
+               constant.getValue().isFinite();
+      });
+  arvr::moveInvariants(moving, launch.getBody(), launch);
+  return moving.size();
 }
 
 struct ArvrHostUniformsPass
