@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @invert
 // CHECK-SAME: (%[[SRC:[^:]+]]: memref<?x?x?xi8>{{.*}}, %[[OUT:[^:]+]]: memref<?x?x?xi8>
 // CHECK: gpu.launch_func @invert_kernels::@invert_out blocks in ({{.+}}) threads in ({{.+}}) args(%[[OUT]] : memref<?x?x?xi8>, %{{.+}} : index, %[[SRC]] : memref<?x?x?xi8>, %{{.+}} : index)
-// CHECK: gpu.binary @invert_kernels [#gpu.object<#nvvm.target<chip = "sm_90">, properties = {{{.*}}O = 2
+// CHECK: gpu.binary @invert_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // CHECK-SAME: .target sm_90
 // CHECK-SAME: .visible .entry invert_out(
 // CHECK-SAME: .maxntid 32, 8, 1

@@ -29,12 +29,11 @@ enum class LoweringStage {
 
 struct CudaPipelineOptions {
   std::string chip = "sm_90"; ///< nvvm-attach-target chip.
-  /// LLVM optimisation level for the device code. 2: the same PTX as 3
-  /// for the lens, the Gaussian, NV12, Harris and warp_perspective, in
-  /// two thirds of the build time for pyr_down and bilateral; 3's further
-  /// unrolling made stereo SAD spill (136 bytes a thread) and doubled
-  /// bilateral's PTX.
-  unsigned optLevel = 2;
+  /// LLVM optimisation level for the device code. 2 builds pyr_down and
+  /// bilateral in two thirds of the time, with the same PTX as 3 for the
+  /// lens, the Gaussian, NV12, Harris and warp, but made stereo SAD 2.1x
+  /// and bilateral 1.05x slower (H100, 2026-12-05 14:48): 3.
+  unsigned optLevel = 3;
   int64_t blockX = 32;        ///< Threads per block along x.
   int64_t blockY = 8;         ///< Threads per block along y.
   /// The CUDA toolkit, whose libdevice provides exp, log, sin, ... on the
