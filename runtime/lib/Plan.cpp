@@ -233,8 +233,8 @@ bool Reader::value(const json::Object &o, const std::string &where) {
 }
 
 bool Reader::typed(const PlanValue &v, const std::string &where) {
-  bool floating = v.op.front() == 'f' && v.op != "floordiv";
-  floating |= v.op == "fma";
+  bool floating = llvm::is_contained(
+      {"fadd", "fsub", "fmul", "fdiv", "fneg", "fma"}, llvm::StringRef(v.op));
   if (floating != v.f32 && v.op != "const" && v.op != "select")
     return fail(where, "'" + v.op + "' takes and gives " +
                            (floating ? "f32" : "integers"));
