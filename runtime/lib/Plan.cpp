@@ -16,7 +16,12 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/JSON.h"
 
+#include <cfenv>
 #include <cmath>
+#include <optional>
+#if defined(__x86_64__) || defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 using namespace arvr::runtime;
 namespace json = llvm::json;
@@ -441,6 +446,30 @@ template <typename Arg> int64_t evaluateF32(const PlanValue &v, Arg arg) {
   return llvm::bit_cast<uint32_t>(r);
 }
 
+/// The default floating-point environment (rounding to nearest, subnormal
+/// inputs and results kept) while it lives, whatever the caller had set
+/// (a rounding mode, flush-to-zero from -ffast-math code): f32 values are
+/// computed as the GPU computes them, not as the caller's environment
+/// would. The caller's is restored after.
+class DefaultFloatEnvironment {
+public:
+  DefaultFloatEnvironment() {
+    std::fegetenv(&saved);
+    std::fesetround(FE_TONEAREST);
+#if defined(__x86_64__) || defined(__SSE__)
+    _mm_setcsr(_mm_getcsr() & ~0x8040u); // FTZ (bit 15), DAZ (bit 6) off.
+#elif defined(__aarch64__)
+    __builtin_aarch64_set_fpcr(__builtin_aarch64_get_fpcr() & ~(1u << 24));
+#endif
+  }
+  ~DefaultFloatEnvironment() { std::fesetenv(&saved); }
+  DefaultFloatEnvironment(const DefaultFloatEnvironment &) = delete;
+  DefaultFloatEnvironment &operator=(const DefaultFloatEnvironment &) = delete;
+
+private:
+  std::fenv_t saved;
+};
+
 bool compare(const std::string &p, int64_t a, int64_t b) {
   return p == "eq"    ? a == b
          : p == "ne"  ? a != b
@@ -493,6 +522,9 @@ bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
       return false;
     }
   values.assign(p.values.size(), 0);
+  std::optional<DefaultFloatEnvironment> floatEnvironment;
+  if (llvm::any_of(p.values, [](const PlanValue &v) { return v.f32; }))
+    floatEnvironment.emplace();
   for (size_t i = 0; i < p.values.size(); ++i) {
     const PlanValue &v = p.values[i];
     int64_t r = 0;

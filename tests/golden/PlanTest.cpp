@@ -12,7 +12,9 @@
 
 #include "Plan.h"
 
+#include <algorithm>
 #include <array>
+#include <cfenv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -20,6 +22,9 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
 namespace {
 
@@ -266,6 +271,28 @@ TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
   }
   CHECK(passed(2.0f * p1));
   CHECK(passed(2.0f * p2));
+  // Whatever floating-point environment the caller runs in (rounding
+  // upward, subnormals flushed), the plan's values are the GPU's, and the
+  // caller's environment is left as it was.
+  const float expected[] = {red / fx,  red / fy,  1.0f / fx, 1.0f / fy,
+                            blue / fx, blue / fy, 2.0f * p1, 2.0f * p2};
+  std::fenv_t before;
+  std::fegetenv(&before);
+  std::fesetround(FE_UPWARD);
+#if defined(__x86_64__)
+  _mm_setcsr(_mm_getcsr() | 0x8040u);
+#endif
+  m.evaluate(bound);
+  CHECK(std::fegetround() == FE_UPWARD);
+#if defined(__x86_64__)
+  CHECK((_mm_getcsr() & 0x8040u) == 0x8040u);
+#endif
+  std::fesetenv(&before);
+  auto upward = m.resolve({});
+  for (float e : expected)
+    CHECK(std::find(upward[0].storage.begin(), upward[0].storage.end(),
+                    bitsOf(e)) != upward[0].storage.end());
+  CHECK(upward[0].storage == l.storage);
   // A bit of an f32 value wrong would show: another focal length, another
   // quotient.
   bound[1].scalarBits = bitsOf(fx * 2);
