@@ -25,6 +25,7 @@ cases=(
   "examples/brightness_contrast.arvr|-p gain=2.5 -p bias=-40"
   "tests/golden/shift_clamp.arvr|-p dx=-9 -p dy=4"
   "tests/golden/all_builtins.arvr|"
+  "tests/golden/uniforms.arvr|-p a=1.7 -p b=0.3 -p c=-2.5"
   "tests/golden/all_builtins.arvr|-p k=0 -p g=-1.5 -p flip=false"
   "tests/golden/boundaries.arvr|-p dx=-300 -p dy=41"
   "tests/golden/affine_warp.arvr|"

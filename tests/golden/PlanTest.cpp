@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cfenv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -299,4 +300,39 @@ TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
   m.evaluate(bound);
   auto other = m.resolve({});
   CHECK(other[0].storage != l.storage);
+}
+
+TEST_CASE("plan: every f32 operation the host computes, against C++") {
+  Reading m = build("tests/golden/uniforms.arvr");
+  std::vector<std::string> ops;
+  for (const auto &v : m.plan.values)
+    if (v.f32)
+      ops.push_back(v.op);
+  for (const char *op :
+       {"fdiv", "fsub", "fneg", "fma", "fadd", "const", "fmul"}) {
+    CAPTURE(op);
+    CHECK(std::find(ops.begin(), ops.end(), op) != ops.end());
+  }
+  // Values whose every operation rounds (and a subnormal quotient).
+  for (auto [a, b, c] : {std::array<float, 3>{1.7f, 0.3f, -2.5f},
+                         std::array<float, 3>{1e-30f, 3e8f, 0.1f}}) {
+    CAPTURE(a);
+    std::vector<Binding> bound(5);
+    bound[0].shape = bound[4].shape = {3, 5, 3};
+    bound[1].scalarBits = bitsOf(a);
+    bound[2].scalarBits = bitsOf(b);
+    bound[3].scalarBits = bitsOf(c);
+    m.evaluate(bound);
+    auto launches = m.resolve({});
+    REQUIRE(launches.size() == 1);
+    const auto &l = launches[0];
+    std::vector<uint64_t> passed;
+    for (size_t i = 0; i < l.storage.size(); ++i)
+      if (l.sizes[i] == 4) // f32s, and the descriptors' small sizes
+        passed.push_back(l.storage[i]);
+    for (float e : {a / b, a - c, -c, std::fma(a, b, c), a + c, a * 3.0f}) {
+      CAPTURE(e);
+      CHECK(std::find(passed.begin(), passed.end(), bitsOf(e)) != passed.end());
+    }
+  }
 }
