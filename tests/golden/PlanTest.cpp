@@ -314,8 +314,10 @@ TEST_CASE("plan: every f32 operation the host computes, against C++") {
     CHECK(std::find(ops.begin(), ops.end(), op) != ops.end());
   }
   // Values whose every operation rounds (and a subnormal quotient).
-  for (auto [a, b, c] : {std::array<float, 3>{1.7f, 0.3f, -2.5f},
-                         std::array<float, 3>{1e-30f, 3e8f, 0.1f}}) {
+  for (std::array<float, 3> abc : {std::array<float, 3>{1.7f, 0.3f, -2.5f},
+                                   std::array<float, 3>{1e-30f, 3e8f, 0.1f}}) {
+    // (Not a structured binding: CAPTURE's lambda may not name one in C++17.)
+    const float a = abc[0], b = abc[1], c = abc[2];
     CAPTURE(a);
     std::vector<Binding> bound(5);
     bound[0].shape = bound[4].shape = {3, 5, 3};
