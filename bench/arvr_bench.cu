@@ -512,7 +512,6 @@ bool batchesMatchFrames(
   return true;
 }
 
-/// Checks outputs, then times every implementation, interleaved.
 /// Each implementation's cost a launch with 100 single-frame launches
 /// queued back to back (no synchronisation between): the host's time to
 /// enqueue one, and the GPU's time a launch from before the first to after
@@ -546,6 +545,7 @@ void queuedLaunches(const Case &c, const std::string &sizeName,
   CUDA(cudaEventDestroy(stop));
 }
 
+/// Checks outputs, then times every implementation, interleaved.
 void measure(const Case &c, const std::string &sizeName, int width, int height,
              std::vector<Impl> &impls,
              const std::function<void(int impl, int frame,

@@ -110,8 +110,10 @@ public:
       if (!operand(op->getOperand(0)))
         return "";
     } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      // (Of integers: arvr-host-uniforms moves no f32 select.)
+      if (value.getType().isF32())
+        return fail(op);
       def.op = "select";
-      def.f32 = value.getType().isF32();
       if (!operand(select.getCondition()) || !operand(select.getTrueValue()) ||
           !operand(select.getFalseValue()))
         return "";

@@ -80,6 +80,47 @@ void mlir::arvr::buildArvrPipeline(OpPassManager &pm,
   pm.addPass(createArvrSplitPlanes());
 }
 
+/// Stage 3 of buildCudaPipeline: the gpu.modules' code -> NVVM/LLVM
+/// dialect, for the chosen chip.
+static void buildDevicePasses(OpPassManager &pm,
+                              const CudaPipelineOptions &options) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // What a loop's iterations share (the boundary handling of a row every
+  // tap of a horizontal reduction reads, say) is computed once, before it.
+  // In the kernels only: hoisted out of a launch, it would land on the host.
+  device.addPass(createLoopInvariantCodeMotionPass());
+  device.addPass(createSCFToControlFlowPass());
+  // Index arithmetic in 32 bits, as hand-written CUDA does: 64-bit integer
+  // multiplies take several instructions on the GPU. The runner refuses
+  // images of 2^31 elements or more.
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 32;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // Tables read at a run-time place from a global, not copied to local
+  // memory for each read.
+  device.addPass(createArvrGpuConstantTables());
+  // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
+  // become those instructions: the PTX needs no CUDA toolkit to link.
+  ArvrNativeGpuMathOptions nativeMath;
+  nativeMath.libdevice = !options.cudaPath.empty();
+  device.addPass(createArvrNativeGpuMath(nativeMath));
+  // u8_sat as one rounding, saturating conversion and a min.
+  device.addPass(createArvrGpuSaturatingConvert());
+  // Neighbouring taps addressed from one address: immediate offsets.
+  device.addPass(createArvrRebaseAddresses());
+  // Images never overlap: inputs are read through the read-only cache.
+  device.addPass(createArvrKernelArgAliasing());
+  // 1152 threads resident (56% of an SM): registers within 56.
+  device.addPass(createArvrOccupancyBounds());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
                                    const CudaPipelineOptions &options,
                                    LoweringStage stopAfter, bool arvrPasses) {
@@ -157,41 +198,7 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
     return;
 
   // 3. The device code -> NVVM/LLVM dialect, for the chosen chip.
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
-  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  // What a loop's iterations share (the boundary handling of a row every
-  // tap of a horizontal reduction reads, say) is computed once, before it.
-  // In the kernels only: hoisted out of a launch, it would land on the host.
-  device.addPass(createLoopInvariantCodeMotionPass());
-  device.addPass(createSCFToControlFlowPass());
-  // Index arithmetic in 32 bits, as hand-written CUDA does: 64-bit integer
-  // multiplies take several instructions on the GPU. The runner refuses
-  // images of 2^31 elements or more.
-  ConvertGpuOpsToNVVMOpsOptions toNVVM;
-  toNVVM.indexBitwidth = 32;
-  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  // Tables read at a run-time place from a global, not copied to local
-  // memory for each read.
-  device.addPass(createArvrGpuConstantTables());
-  // libdevice calls PTX does in one instruction (roundeven, fmax, ...)
-  // become those instructions: the PTX needs no CUDA toolkit to link.
-  ArvrNativeGpuMathOptions nativeMath;
-  nativeMath.libdevice = !options.cudaPath.empty();
-  device.addPass(createArvrNativeGpuMath(nativeMath));
-  // u8_sat as one rounding, saturating conversion and a min.
-  device.addPass(createArvrGpuSaturatingConvert());
-  // Neighbouring taps addressed from one address: immediate offsets.
-  device.addPass(createArvrRebaseAddresses());
-  // Images never overlap: inputs are read through the read-only cache.
-  device.addPass(createArvrKernelArgAliasing());
-  // 1152 threads resident (56% of an SM): registers within 56.
-  device.addPass(createArvrOccupancyBounds());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
+  buildDevicePasses(pm, options);
   if (stopAfter == LoweringStage::Llvm)
     return;
 

@@ -240,17 +240,14 @@ bool Reader::value(const json::Object &o, const std::string &where) {
 bool Reader::typed(const PlanValue &v, const std::string &where) {
   bool floating = llvm::is_contained(
       {"fadd", "fsub", "fmul", "fdiv", "fneg", "fma"}, llvm::StringRef(v.op));
-  if (floating != v.f32 && v.op != "const" && v.op != "select")
+  if (floating != v.f32 && v.op != "const")
     return fail(where, "'" + v.op + "' takes and gives " +
                            (floating ? "f32" : "integers"));
-  for (size_t i = 0; i < v.operands.size(); ++i) {
-    // A select's condition is an integer; its choices are of its type.
-    bool wanted = v.op == "select" && i == 0 ? false : v.f32;
-    if (isF32(v.operands[i]) != wanted ||
-        (wanted && v.operands[i].kind == Operand::Literal))
+  for (size_t i = 0; i < v.operands.size(); ++i)
+    if (isF32(v.operands[i]) != v.f32 ||
+        (v.f32 && v.operands[i].kind == Operand::Literal))
       return fail(where, "operand " + std::to_string(i) + " of '" + v.op +
-                             "' must be " + (wanted ? "f32" : "an integer"));
-  }
+                             "' must be " + (v.f32 ? "f32" : "an integer"));
   return true;
 }
 
@@ -529,8 +526,8 @@ bool Evaluation::evaluate(const Plan &p, const std::vector<Binding> &bound,
     const PlanValue &v = p.values[i];
     int64_t r = 0;
     auto arg = [&](size_t k) { return operand(v.operands[k]); };
-    if (v.f32 && v.op != "select") {
-      values[i] = evaluateF32(v, [&](size_t k) { return arg(k); });
+    if (v.f32) {
+      values[i] = evaluateF32(v, arg);
       continue;
     }
     if (v.op == "const")

@@ -36,8 +36,8 @@ struct PlanArgument {
 
 struct PlanValue {
   std::string op; ///< const dim cast add sub mul ceildiv floordiv div rem
-                  ///< min max and or xor cmp select; f32: const select
-                  ///< fadd fsub fmul fdiv fneg fma
+                  ///< min max and or xor cmp select; f32: const fadd
+                  ///< fsub fmul fdiv fneg fma
   unsigned bits = 64;
   /// An f32 value (`"type": "f32"`, 32 bits), computed as IEEE binary32
   /// rounded to nearest even and kept as its bits; `number` is const's.

@@ -34,8 +34,8 @@ struct CudaPipelineOptions {
   /// lens, the Gaussian, NV12, Harris and warp, but made stereo SAD 2.1x
   /// and bilateral 1.05x slower (H100, 2026-12-05 14:48): 3.
   unsigned optLevel = 3;
-  int64_t blockX = 32;        ///< Threads per block along x.
-  int64_t blockY = 8;         ///< Threads per block along y.
+  int64_t blockX = 32; ///< Threads per block along x.
+  int64_t blockY = 8;  ///< Threads per block along y.
   /// The CUDA toolkit, whose libdevice provides exp, log, sin, ... on the
   /// GPU; empty when there is none (then kernels using them are refused).
   std::string cudaPath;
