@@ -586,7 +586,12 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
   }
 
   queuedLaunches(c, sizeName, impls, sets, stream);
-  // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated.
+  // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated: each
+  //    launch reads the frame set after the previous launch's, whichever
+  //    implementation made it, so that none reads frames another has just
+  //    brought into L2 (until 2026-12-05 17:30 the implementations of a
+  //    repetition shared one set: every one but the first, arvrc, read
+  //    its input from L2 where it fits, at batch 1 and at 1080p).
   cudaEvent_t start, stop;
   CUDA(cudaEventCreate(&start));
   CUDA(cudaEventCreate(&stop));
@@ -603,8 +608,8 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
         CUDA(cudaEventElapsedTime(&ms, start, stop));
         if (rep >= 0) // The first 5 are warm-up.
           times[i].push_back(ms * 1000.0 / batch);
+        next = (next + batch) % sets;
       }
-      next = (next + batch) % sets;
     }
     double pixels = double(width) * height;
     double floorUs = c.idealBytesPerPixel * pixels / device.copyBytesPerUs;
