@@ -18,10 +18,7 @@
 // address that two points read reached as anchor + 3 by one and anchor'
 // - 3 by the other, LLVM would no longer see one address and merge their
 // loads (pyr_down read each shared tap twice that way). A row stride
-// away is no constant, but a value: the next row's address is the
-// anchor's plus that value (`gep (gep base[i0])[s]`, one 64-bit add where
-// its own address took a 32-bit add, a widening and a 64-bit add), made
-// once; such a row address is an anchor for its row's neighbours.
+// away is no constant: the next row keeps its own address.
 //
 // Why the addresses are the same: both GEPs feed a load or a store of
 // their block, and the earlier one's block runs whenever the later one's
@@ -29,7 +26,7 @@
 // buffer of fewer than 2^31 elements (the runner refuses larger images).
 // Their sign-extended indices then differ by less than 2^31, and the only
 // such difference congruent to d modulo 2^32 is d sign-extended: exactly
-// what `gep ...[d]` adds, d a constant or a value.
+// what `gep ...[d]` adds.
 //
 // Preconditions: the gpu.module is in the LLVM/NVVM dialects (after
 // convert-gpu-to-nvvm). GEPs with one index and their users are handled;
@@ -222,19 +219,6 @@ static std::optional<int64_t> difference(const Polynomial &later,
   return d.width >= 64 ? int64_t(c) : llvm::SignExtend64(c, d.width);
 }
 
-/// `later - earlier` as c * v, one value v (a row stride, say) times a
-/// constant c, if it is that.
-static std::optional<std::pair<void *, uint64_t>>
-scaledDifference(const Polynomial &later, const Polynomial &earlier) {
-  Polynomial d = later;
-  for (const auto &[m, c] : earlier.terms)
-    d.add(m, uint64_t(0) - c);
-  if (d.terms.size() != 1 || d.terms.begin()->first.size() != 1)
-    return std::nullopt;
-  return std::make_pair(d.terms.begin()->first.front(),
-                        d.terms.begin()->second);
-}
-
 /// An access's address, with what it was computed from; an anchor's
 /// address is its own GEP's, the others' an anchor's plus a constant.
 struct Access {
@@ -243,92 +227,36 @@ struct Access {
   bool anchor = true;
 };
 
-/// How an access's address is reached from an earlier one's: the same
-/// address, plus a constant, or plus a value (c * v) computed before.
-struct Rebase {
-  Access from;
-  int64_t offset = 0;
-  Value scaled;
-};
-
-/// The values c * v that addresses add, made once each, just after v.
-class ScaledValues {
-public:
-  explicit ScaledValues(DominanceInfo &dominance) : dominance(dominance) {}
-
-  /// c * v in v's type, made just after v, if v is computed where `user`
-  /// may use it.
-  Value get(void *leaf, uint64_t c, Operation *user) {
-    Value v = Value::getFromOpaquePointer(leaf);
-    if (!dominance.properlyDominates(v, user))
-      return {};
-    auto [found, added] = made.try_emplace({leaf, c}, Value());
-    if (!added)
-      return found->second;
-    OpBuilder builder(user->getContext());
-    if (Operation *def = v.getDefiningOp())
-      builder.setInsertionPointAfter(def);
-    else
-      builder.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
-    Value result = v;
-    if (c != 1) {
-      Value factor =
-          LLVM::ConstantOp::create(builder, v.getLoc(), v.getType(),
-                                   builder.getIntegerAttr(v.getType(), c));
-      result = LLVM::MulOp::create(builder, v.getLoc(), v, factor);
-    }
-    return found->second = result;
-  }
-
-private:
-  DominanceInfo &dominance;
-  std::map<std::pair<void *, uint64_t>, Value> made;
-};
-
 /// The nearest of `earlier` with the same index, else the nearest anchor
-/// whose index differs from `index` by a constant, else the nearest
-/// anchor whose index differs by c * v (the next row's: a stride); with
-/// that difference. Only from anchors: an address one point reaches as
-/// anchor + 3 and another as anchor' - 3 would be two values, and LLVM
-/// would no longer merge their loads.
-static std::optional<Rebase> nearest(ArrayRef<Access> earlier, LLVM::GEPOp gep,
-                                     Value index,
-                                     PolynomialBuilder &polynomials,
-                                     ScaledValues &scaled) {
-  std::optional<Rebase> best;
-  std::optional<Rebase> byValue;
+/// whose index differs from `index` by a constant; with that difference.
+/// Only from anchors: an address one point reaches as anchor + 3 and
+/// another as anchor' - 3 would be two values, and LLVM would no longer
+/// merge their loads.
+static std::optional<std::pair<Access, int64_t>>
+nearest(ArrayRef<Access> earlier, LLVM::GEPOp gep, Value index,
+        PolynomialBuilder &polynomials) {
+  std::optional<std::pair<Access, int64_t>> best;
   Polynomial mine = polynomials.get(index);
   for (const Access &other : llvm::reverse(earlier)) {
     if (other.base != gep.getBase() || other.elementType != gep.getElemType() ||
         other.address.getType() != gep.getType() ||
         other.index.getType() != index.getType())
       continue;
-    Polynomial theirs = polynomials.get(other.index);
-    std::optional<int64_t> d = difference(mine, theirs);
-    if (d && *d == 0)
-      return Rebase{other, 0, {}};
-    if (!other.anchor || best)
+    std::optional<int64_t> d = difference(mine, polynomials.get(other.index));
+    if (!d || *d > INT32_MAX || *d < INT32_MIN)
       continue;
-    if (d && *d <= INT32_MAX && *d >= INT32_MIN) {
-      best = Rebase{other, *d, {}};
-      continue;
-    }
-    if (byValue)
-      continue;
-    if (auto term = scaledDifference(mine, theirs))
-      if (Value v = scaled.get(term->first, term->second, gep))
-        byValue = Rebase{other, 0, v};
+    if (*d == 0)
+      return std::make_pair(other, *d);
+    if (!best && other.anchor)
+      best = std::make_pair(other, *d);
   }
-  return best ? best : byValue;
+  return best;
 }
 
 /// Rebases the candidate GEPs of `block`, from `earlier` (the accesses of
 /// the blocks that dominate it, nearest last) and its own; returns its own.
-/// An address reached from another by a value (the next row's) is an
-/// anchor in turn: that row's neighbours are constants away from it.
 static SmallVector<Access> rebaseBlock(Block &block,
                                        PolynomialBuilder &polynomials,
-                                       ScaledValues &scaled,
                                        SmallVector<Access> earlier) {
   size_t inherited = earlier.size();
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -336,23 +264,18 @@ static SmallVector<Access> rebaseBlock(Block &block,
     if (!gep || !isRebaseCandidate(gep))
       continue;
     Value index = gep.getDynamicIndices()[0];
-    auto found = nearest(earlier, gep, index, polynomials, scaled);
+    auto found = nearest(earlier, gep, index, polynomials);
     Access access{gep.getResult(), gep.getBase(), index, gep.getElemType()};
     if (found) {
-      const Access &from = found->from;
-      OpBuilder builder(gep);
-      if (found->scaled) {
-        access.address = LLVM::GEPOp::create(
-            builder, gep.getLoc(), gep.getType(), gep.getElemType(),
-            from.address, ValueRange{found->scaled});
-      } else if (found->offset == 0) {
-        access.anchor = from.anchor;
+      auto &[from, d] = *found;
+      access.anchor = d == 0 && from.anchor;
+      if (d == 0) {
         access.address = from.address;
       } else {
-        access.anchor = false;
+        OpBuilder builder(gep);
         access.address = LLVM::GEPOp::create(
             builder, gep.getLoc(), gep.getType(), gep.getElemType(),
-            from.address, {LLVM::GEPArg(static_cast<int32_t>(found->offset))});
+            from.address, {LLVM::GEPArg(static_cast<int32_t>(d))});
       }
       gep.getResult().replaceAllUsesWith(access.address);
       gep.erase();
@@ -373,13 +296,12 @@ struct ArvrRebaseAddressesPass
       // runs), so that one address reached in two blocks is one value and
       // LLVM still merges its loads.
       PolynomialBuilder polynomials;
-      DominanceInfo dominance(func);
-      ScaledValues scaled(dominance);
       Region &body = func.getBody();
       if (body.hasOneBlock()) {
-        rebaseBlock(body.front(), polynomials, scaled, {});
+        rebaseBlock(body.front(), polynomials, {});
         continue;
       }
+      DominanceInfo dominance(func);
       auto &tree = dominance.getDomTree(&func.getBody());
       DenseMap<Block *, SmallVector<Access>> own;
       for (auto *node : llvm::depth_first(tree.getRootNode())) {
@@ -392,8 +314,8 @@ struct ArvrRebaseAddressesPass
           if (found != own.end())
             earlier.append(found->second);
         }
-        own[node->getBlock()] = rebaseBlock(*node->getBlock(), polynomials,
-                                            scaled, std::move(earlier));
+        own[node->getBlock()] =
+            rebaseBlock(*node->getBlock(), polynomials, std::move(earlier));
       }
     }
   }

@@ -1,24 +1,21 @@
 // arvr-rebase-addresses: a load or store whose index differs from an
 // earlier access's (same base, in its block or one that dominates it) by a
 // constant is addressed from that access's address (an anchor: an address
-// computed as it was, or the next row's, never one derived from another by
-// a constant); one whose index differs by c * v (v a value computed before
-// it: a row stride) is addressed from the anchor plus c * v, and is an
-// anchor for its own row.
+// computed as it was, never one derived from another).
 // RUN: arvr-opt %s --pass-pipeline="builtin.module(gpu.module(arvr-rebase-addresses))" | FileCheck %s
 
 gpu.module @kernels {
   // A bilinear sample's four pixels of a 3-channel row-major image:
   // (y*s + x*3), (y*s + (x + 1)*3), ((y + 1)*s + x*3), ((y + 1)*s + (x + 1)*3):
-  // the next column from its row's address; the next row a stride from
-  // the first (one 64-bit add), its next column from it.
+  // the next column from its row's address; the next row (a stride away,
+  // not a constant) its own anchor.
   // CHECK-LABEL: llvm.func @four
   // CHECK-SAME: (%[[P:.+]]: !llvm.ptr, %[[X:.+]]: i32, %[[Y:.+]]: i32, %[[S:.+]]: i32)
   // CHECK: %[[A0:.+]] = llvm.getelementptr %[[P]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A0]]
   // CHECK: %[[A1:.+]] = llvm.getelementptr %[[A0]][3] : (!llvm.ptr) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A1]]
-  // CHECK: %[[A2:.+]] = llvm.getelementptr %[[A0]][%[[S]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: %[[A2:.+]] = llvm.getelementptr %[[P]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A2]]
   // CHECK: %[[A3:.+]] = llvm.getelementptr %[[A2]][3] : (!llvm.ptr) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[A3]]
@@ -128,89 +125,17 @@ gpu.module @kernels {
     llvm.return %r : i8
   }
 
-  // Rows of a stencil, the stride computed (w * 3) in the entry block: the
-  // second row a stride from the first, the third a stride from the
-  // second (the nearest anchor), its +3 tap from it, and in a block these
-  // dominate the third row again: that address.
-  // CHECK-LABEL: llvm.func @rows
-  // CHECK-SAME: (%[[RP:.+]]: !llvm.ptr, %[[RX:.+]]: i32, %[[RY:.+]]: i32, %[[W:.+]]: i32, %{{.+}}: i1)
-  // CHECK: %[[ST:.+]] = llvm.mul %[[W]], %{{.+}} : i32
-  // CHECK: %[[R0:.+]] = llvm.getelementptr %[[RP]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  // CHECK: %[[R1:.+]] = llvm.getelementptr %[[R0]][%[[ST]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  // CHECK: %[[R2:.+]] = llvm.getelementptr %[[R1]][%[[ST]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  // CHECK: llvm.getelementptr %[[R2]][3] : (!llvm.ptr) -> !llvm.ptr, i8
-  // CHECK: ^bb1:
-  // CHECK: llvm.load %[[R2]]
-  llvm.func @rows(%p: !llvm.ptr, %x: i32, %y: i32, %w: i32, %c: i1) -> i8 {
-    %one = llvm.mlir.constant(1 : i32) : i32
-    %two = llvm.mlir.constant(2 : i32) : i32
-    %three = llvm.mlir.constant(3 : i32) : i32
-    %s = llvm.mul %w, %three : i32
-    %x3 = llvm.mul %x, %three : i32
-    %y1 = llvm.add %y, %one : i32
-    %y2 = llvm.add %y, %two : i32
-    %o0 = llvm.mul %y, %s : i32
-    %o1 = llvm.mul %y1, %s : i32
-    %o2 = llvm.mul %y2, %s : i32
-    %i0 = llvm.add %o0, %x3 : i32
-    %i1 = llvm.add %o1, %x3 : i32
-    %i2 = llvm.add %o2, %x3 : i32
-    %i2b = llvm.add %i2, %three : i32
-    %g0 = llvm.getelementptr %p[%i0] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v0 = llvm.load %g0 : !llvm.ptr -> i8
-    %g1 = llvm.getelementptr %p[%i1] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v1 = llvm.load %g1 : !llvm.ptr -> i8
-    %g2 = llvm.getelementptr %p[%i2] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v2 = llvm.load %g2 : !llvm.ptr -> i8
-    %g3 = llvm.getelementptr %p[%i2b] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v3 = llvm.load %g3 : !llvm.ptr -> i8
-    %s0 = llvm.add %v0, %v1 : i8
-    %s1 = llvm.add %v2, %v3 : i8
-    %s2 = llvm.add %s0, %s1 : i8
-    llvm.cond_br %c, ^bb1, ^bb2(%s2 : i8)
-  ^bb1:
-    %b2 = llvm.add %x3, %o2 : i32
-    %b4 = llvm.getelementptr %p[%b2] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v4 = llvm.load %b4 : !llvm.ptr -> i8
-    %s3 = llvm.add %s2, %v4 : i8
-    llvm.br ^bb2(%s3 : i8)
-  ^bb2(%r: i8):
-    llvm.return %r : i8
-  }
-
-  // Two rows below, with no row between: twice the stride (an argument),
-  // made once at the start of the function.
-  // CHECK-LABEL: llvm.func @two_rows
-  // CHECK-SAME: (%[[TP:.+]]: !llvm.ptr, %{{.+}}: i32, %[[TS:.+]]: i32)
-  // CHECK: %[[TWO:.+]] = llvm.mlir.constant(2 : i32) : i32
-  // CHECK: %[[TS2:.+]] = llvm.mul %[[TS]], %[[TWO]] : i32
-  // CHECK: %[[T0:.+]] = llvm.getelementptr %[[TP]][%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  // CHECK: llvm.getelementptr %[[T0]][%[[TS2]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  llvm.func @two_rows(%p: !llvm.ptr, %i: i32, %s: i32) -> i8 {
-    %s2 = llvm.add %s, %s : i32
-    %j = llvm.add %i, %s2 : i32
-    %g0 = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v0 = llvm.load %g0 : !llvm.ptr -> i8
-    %g1 = llvm.getelementptr %p[%j] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v1 = llvm.load %g1 : !llvm.ptr -> i8
-    %r = llvm.add %v0, %v1 : i8
-    llvm.return %r : i8
-  }
-
-  // Left alone: another base; a difference of two values; an address not
-  // accessed in its own block (that access may not happen when the other
-  // does). A difference by a value loaded in a later block is taken there.
+  // Left alone: another base; a difference of two values, or of twice a
+  // value; an address not accessed in its own block (that access may not
+  // happen when the other does).
   // CHECK-LABEL: llvm.func @left_alone
-  // CHECK: %[[G0:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+  // CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK: llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i32) -> !llvm.ptr, i8
   // CHECK-NOT: llvm.getelementptr %{{.+}}[{{-?[0-9]+}}]
-  // CHECK: ^bb1:
-  // CHECK: %[[LATE:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i32
-  // CHECK: llvm.getelementptr %[[G0]][%[[LATE]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-  // CHECK-NOT: llvm.getelementptr %{{.+}}[{{-?[0-9]+}}]
-  llvm.func @left_alone(%p: !llvm.ptr, %q: !llvm.ptr, %x: i32, %a: i32, %b: i32, %c: i1, %t: !llvm.ptr) -> i8 {
+  llvm.func @left_alone(%p: !llvm.ptr, %q: !llvm.ptr, %x: i32, %a: i32, %b: i32, %c: i1) -> i8 {
     %one = llvm.mlir.constant(1 : i32) : i32
     %x1 = llvm.add %x, %one : i32
     %g0 = llvm.getelementptr %p[%x] : (!llvm.ptr, i32) -> !llvm.ptr, i8
@@ -221,20 +146,19 @@ gpu.module @kernels {
     %xab2 = llvm.add %xab, %b : i32
     %g2 = llvm.getelementptr %p[%xab2] : (!llvm.ptr, i32) -> !llvm.ptr, i8
     %v2 = llvm.load %g2 : !llvm.ptr -> i8
+    %a2 = llvm.add %a, %a : i32
+    %xa2 = llvm.add %x, %a2 : i32
+    %g3 = llvm.getelementptr %p[%xa2] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+    %v3 = llvm.load %g3 : !llvm.ptr -> i8
     %g4 = llvm.getelementptr %p[%x1] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %s0 = llvm.add %v0, %v1 : i8
-    %s1 = llvm.add %s0, %v2 : i8
-    llvm.cond_br %c, ^then, ^done(%s1 : i8)
+    llvm.cond_br %c, ^then, ^done
   ^then:
     %v4 = llvm.load %g4 : !llvm.ptr -> i8
-    %late = llvm.load %t : !llvm.ptr -> i32
-    %xl = llvm.add %x, %late : i32
-    %g5 = llvm.getelementptr %p[%xl] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-    %v5 = llvm.load %g5 : !llvm.ptr -> i8
-    %s2 = llvm.add %s1, %v4 : i8
-    %s3 = llvm.add %s2, %v5 : i8
-    llvm.br ^done(%s3 : i8)
-  ^done(%r: i8):
-    llvm.return %r : i8
+    llvm.br ^done
+  ^done:
+    %s0 = llvm.add %v0, %v1 : i8
+    %s1 = llvm.add %v2, %v3 : i8
+    %s = llvm.add %s0, %s1 : i8
+    llvm.return %s : i8
   }
 }

@@ -760,15 +760,10 @@ def ArvrRebaseAddresses
     immediate offset. Differences are found on polynomials over the values
     the indices are computed from (add, sub, mul, shl by a constant,
     distributed modulo 2^n; other pure operations on equal operands are
-    one value). An index that differs by c * v instead, v one value
-    computed where the access is (the next row's: a row stride), is
-    addressed as `gep (gep base[i0])[c * v]` (one 64-bit add instead of a
-    32-bit add, a widening and a 64-bit add), `c * v` made once after v;
-    that address is an anchor for its row. Addresses are taken only from
-    anchors (GEPs left as they were, and those rows), so an address two
-    points reach stays one value and LLVM still merges their loads. Both
-    accesses happen and lie in one buffer of under 2^31 elements, so the
-    addresses are equal.
+    one value). Addresses are taken only from anchors (GEPs left as they
+    were), so an address two points reach stays one value and LLVM still
+    merges their loads. Both accesses happen and lie in one buffer of
+    under 2^31 elements, so the addresses are equal.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
