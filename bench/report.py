@@ -107,7 +107,8 @@ def main():
                "at that bandwidth; `% of copy` = floor / time.\n")
     out.append("Times are medians of the timed repetitions (CUDA events, after "
                "warm-up, implementations interleaved, buffers rotated over more "
-               "than 4x the L2), in us per frame; batch 8 launches 8 frames "
+               "than 4x the L2, each launch reading the frames after the "
+               "previous launch's), in us per frame; batch 8 launches 8 frames "
                "between two events.\n")
     for kernel in dict.fromkeys(r["kernel"] for r in rows):
         out.append(f"\n## {kernel}\n")
