@@ -483,34 +483,40 @@ __global__ void __launch_bounds__(128)
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  // Per channel: xn = a x + b; yn, yn^2, 2 p1 yn and 2 p2 yn per row.
-  float a[3], b[3], yn[3], yn2[3], p1y[3], p2y[3];
+  // The example's maths: a channel's normalised coordinate is s times
+  // green's (xg, yg), so its r^2 is s^2 times green's; green's radius and
+  // tangential terms once a pixel, each channel's factors once a thread.
+  const float ifx = 1.0f / p.fx, ify = 1.0f / p.fy;
+  const float yg = (static_cast<float>(y) - p.cy) * ify, yg2 = yg * yg;
+  const float p1y = 2.0f * p.p1 * yg, p2y = 2.0f * p.p2 * yg;
+  float a1[3], a2[3], a3[3], fs[3], fs2[3], gs[3], gs2[3];
 #pragma unroll
   for (int c = 0; c < 3; ++c) {
-    float s = c == 1 ? 1.0f : (c == 0 ? p.caRed : p.caBlue);
-    a[c] = s / p.fx;
-    b[c] = -s * p.cx / p.fx;
-    yn[c] = s * (static_cast<float>(y) - p.cy) / p.fy;
-    yn2[c] = yn[c] * yn[c];
-    p1y[c] = 2.0f * p.p1 * yn[c];
-    p2y[c] = 2.0f * p.p2 * yn[c];
+    float s = c == 1 ? 1.0f : (c == 0 ? p.caRed : p.caBlue), s2 = s * s;
+    a1[c] = p.k1 * s2;
+    a2[c] = p.k2 * (s2 * s2);
+    a3[c] = p.k3 * (s2 * s2 * s2);
+    fs[c] = p.fx * s;
+    fs2[c] = p.fx * s2;
+    gs[c] = p.fy * s;
+    gs2[c] = p.fy * s2;
   }
   uint32_t bytes[kLensPixels * 3];
 #pragma unroll
-  for (int i = 0; i < kLensPixels; ++i)
+  for (int i = 0; i < kLensPixels; ++i) {
+    float xg = (static_cast<float>(x + i) - p.cx) * ifx, xg2 = xg * xg;
+    float g2 = xg2 + yg2;
+    float tx = fmaf(p1y, xg, p.p2 * fmaf(2.0f, xg2, g2));
+    float ty = fmaf(p.p1, fmaf(2.0f, yg2, g2), p2y * xg);
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
-      float xn = fmaf(static_cast<float>(x + i), a[c], b[c]);
-      float xn2 = xn * xn;
-      float r2 = xn2 + yn2[c];
-      float radial = fmaf(r2, fmaf(r2, fmaf(r2, p.k3, p.k2), p.k1), 1.0f);
-      float xd = fmaf(xn, radial + p1y[c], p.p2 * fmaf(2.0f, xn2, r2));
-      float yd =
-          fmaf(yn[c], radial, fmaf(p.p1, fmaf(2.0f, yn2[c], r2), p2y[c] * xn));
-      float v = sampleBilinear(src, width, height, row, fmaf(p.fx, xd, p.cx),
-                               fmaf(p.fy, yd, p.cy), c);
-      bytes[i * 3 + c] = saturateU8(v);
+      float radial = fmaf(g2, fmaf(g2, fmaf(g2, a3[c], a2[c]), a1[c]), 1.0f);
+      float u = fmaf(fs[c], xg * radial, fmaf(fs2[c], tx, p.cx));
+      float v = fmaf(gs[c], yg * radial, fmaf(gs2[c], ty, p.cy));
+      bytes[i * 3 + c] =
+          saturateU8(sampleBilinear(src, width, height, row, u, v, c));
     }
+  }
   uint8_t *out = dst + static_cast<size_t>(y) * row + x * 3;
   if (x + kLensPixels <= width && width % 8 == 0 &&
       (reinterpret_cast<uintptr_t>(dst) & 7) == 0) {

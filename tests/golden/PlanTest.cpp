@@ -231,9 +231,11 @@ TEST_CASE("plan: NV12 planes and a fixed channel count") {
 }
 
 TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
-  // Each channel's aberration factor over each focal length (arvr-host-
-  // uniforms): six divisions every thread made, now f32 values of the
-  // plan, passed as kernel arguments of 4 bytes.
+  // Arithmetic of the parameters alone (arvr-host-uniforms): the inverse
+  // focal lengths, and each channel's factors (its aberration factor s
+  // times the focal lengths, s^2 times them, the distortion coefficients
+  // times s^2, s^4, s^6), computed by the plan as the GPU would and passed
+  // as kernel arguments of 4 bytes.
   Reading m = build("examples/lens_undistort.arvr", "", "",
                     "--specialize src.channels=3");
   int divisions = 0;
@@ -243,7 +245,7 @@ TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
       CHECK(v.f32);
       CHECK(v.bits == 32);
     }
-  CHECK(divisions == 6);
+  CHECK(divisions == 2);
   REQUIRE(m.plan.arguments.size() == 13);
   std::vector<Binding> bound(13);
   bound[0].shape = bound[12].shape = {479, 641, 3};
@@ -257,26 +259,30 @@ TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
   auto launches = m.resolve({});
   REQUIRE(launches.size() == 1);
   const auto &l = launches[0];
-  // The quotients the GPU's div.rn.f32 gives (IEEE, rounded to nearest),
-  // among the launch's 4-byte parameters.
+  // The quotients the GPU's div.rn.f32 gives and the products its mul.rn
+  // gives (IEEE, rounded to nearest), among the launch's 4-byte
+  // parameters.
   auto passed = [&](float expected) {
     for (size_t i = 0; i < l.storage.size(); ++i)
       if (l.sizes[i] == 4 && l.storage[i] == bitsOf(expected))
         return true;
     return false;
   };
-  for (float s : {red, 1.0f, blue}) {
-    CAPTURE(s);
-    CHECK(passed(s / fx));
-    CHECK(passed(s / fy));
+  const float k1 = values[5], k2 = values[6], k3 = values[9];
+  std::vector<float> expected = {1.0f / fx, 1.0f / fy, 2.0f * p1, 2.0f * p2};
+  for (float s : {red, blue}) {
+    float s2 = s * s;
+    for (float e : {fx * s, fy * s, fx * s2, fy * s2, k1 * s2,
+                    k2 * (s2 * s2), k3 * (s2 * s2 * s2)})
+      expected.push_back(e);
   }
-  CHECK(passed(2.0f * p1));
-  CHECK(passed(2.0f * p2));
+  for (float e : expected) {
+    CAPTURE(e);
+    CHECK(passed(e));
+  }
   // Whatever floating-point environment the caller runs in (rounding
   // upward, subnormals flushed), the plan's values are the GPU's, and the
   // caller's environment is left as it was.
-  const float expected[] = {red / fx,  red / fy,  1.0f / fx, 1.0f / fy,
-                            blue / fx, blue / fy, 2.0f * p1, 2.0f * p2};
   std::fenv_t before;
   std::fegetenv(&before);
   std::fesetround(FE_UPWARD);
