@@ -1,5 +1,10 @@
 //===- lens_staged_check.cu - A hand lens staging its source in shared ----===//
 //
+// (Written against lensUndistortHand's maths before 2026-12-05 17:58, each
+// channel's polynomial in full; the hand kernel now computes green's r^2
+// once a pixel, so the byte-for-byte check below would need its maths
+// restated alike before it is run again.)
+//
 // A probe, on the GPU machine, of the technique issue 15 names for a strong
 // hand lens: hand::lensStagedHand below (8 pixels a thread, each block's
 // source box in shared memory). Measured in the bench on the H200
