@@ -589,9 +589,10 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
   // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated: each
   //    launch reads the frame set after the previous launch's, whichever
   //    implementation made it, so that none reads frames another has just
-  //    brought into L2 (until 2026-12-05 17:30 the implementations of a
-  //    repetition shared one set: every one but the first, arvrc, read
-  //    its input from L2 where it fits, at batch 1 and at 1080p).
+  //    brought into L2 (before the run of 2026-12-05 17:19 the
+  //    implementations of a repetition shared one set: every one but the
+  //    first, arvrc, read its input from L2 where it fits, at batch 1 and
+  //    at 1080p).
   cudaEvent_t start, stop;
   CUDA(cudaEventCreate(&start));
   CUDA(cudaEventCreate(&stop));
