@@ -272,8 +272,8 @@ TEST_CASE("plan: the lens's f32 arithmetic of its parameters, on the host") {
   std::vector<float> expected = {1.0f / fx, 1.0f / fy, 2.0f * p1, 2.0f * p2};
   for (float s : {red, blue}) {
     float s2 = s * s;
-    for (float e : {fx * s, fy * s, fx * s2, fy * s2, k1 * s2,
-                    k2 * (s2 * s2), k3 * (s2 * s2 * s2)})
+    for (float e : {fx * s, fy * s, fx * s2, fy * s2, k1 * s2, k2 * (s2 * s2),
+                    k3 * (s2 * s2 * s2)})
       expected.push_back(e);
   }
   for (float e : expected) {

@@ -176,18 +176,15 @@ TEST_CASE("runtime: what is not a plan is refused, with where and why") {
           "with 32 bits");
   refused("\"op\": \"dim\"", "\"op\": \"fneg\"", "'fneg' takes and gives f32");
   // v0 (an output's width) made an f32 constant.
-  refused(
+  const std::string width =
       "\"bits\": 64,\n      \"dim\": 1,\n      \"id\": \"v0\",\n      \"op\": "
-      "\"dim\",\n      \"operands\": [\n        \"a0\"\n      ]",
-      "\"bits\": 32, \"id\": \"v0\", \"op\": \"const\", \"operands\": [], "
-      "\"type\": \"f32\", \"value\": 1.5",
-      "an f32 value cannot be a size or a bound");
-  refused(
-      "\"bits\": 64,\n      \"dim\": 1,\n      \"id\": \"v0\",\n      \"op\": "
-      "\"dim\",\n      \"operands\": [\n        \"a0\"\n      ]",
-      "\"bits\": 32, \"id\": \"v0\", \"op\": \"const\", \"operands\": [], "
-      "\"type\": \"f32\", \"value\": 0.1",
-      "an f32 const's 'value' must be an f32 number");
+      "\"dim\",\n      \"operands\": [\n        \"a0\"\n      ]";
+  const std::string f32Const = "\"bits\": 32, \"id\": \"v0\", \"op\": "
+                               "\"const\", \"operands\": [], \"type\": "
+                               "\"f32\", \"value\": ";
+  refused(width, f32Const + "1.5", "an f32 value cannot be a size or a bound");
+  refused(width, f32Const + "0.1",
+          "an f32 const's 'value' must be an f32 number");
   refused("\"operands\": [\n        \"a0\"", "\"operands\": [\n        \"v99\"",
           "'v99' is not defined before this use");
   refused("\"kind\": \"ptx\"", "\"kind\": \"elf\"", "binary");
