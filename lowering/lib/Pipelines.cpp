@@ -110,6 +110,9 @@ static void buildDevicePasses(OpPassManager &pm,
   device.addPass(createArvrNativeGpuMath(nativeMath));
   // u8_sat as one rounding, saturating conversion and a min.
   device.addPass(createArvrGpuSaturatingConvert());
+  // A byte that meets only constants or other bytes in sums and
+  // differences: an integer `or`, not a conversion.
+  device.addPass(createArvrGpuBiasedIntToFloat());
   // Neighbouring taps addressed from one address: immediate offsets.
   device.addPass(createArvrRebaseAddresses());
   // Images never overlap: inputs are read through the read-only cache.

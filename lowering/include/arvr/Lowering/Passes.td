@@ -782,6 +782,26 @@ def ArvrGpuSaturatingConvert
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ArvrGpuBiasedIntToFloat
+    : Pass<"arvr-gpu-biased-int-to-float", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "u8/u16 to f32 as an integer `or` where a subtraction takes the bias";
+  let description = [{
+    A u8 or u16 `x` converted to f32 (`uitofp`, a conversion instruction on
+    the GPU's narrow conversion pipe) whose every use is an addition or
+    subtraction with an integral constant below 2^23 in magnitude, or a
+    subtraction with another such conversion, becomes the f32 with the
+    bits `0x4B000000 | x` (exactly 2^23 + x, built by an integer `or`), and
+    each use one subtraction of biased values: `x - K` as
+    `(2^23 + x) - (2^23 + K)`, `x + K` as `(2^23 + x) - (2^23 - K)`,
+    `K - x` as `(2^23 + K) - (2^23 + x)`, `x - y` as
+    `(2^23 + x) - (2^23 + y)`. Each is exact, so the results are the bits
+    `uitofp` gives; the instruction count is the same, with one conversion
+    fewer. Conversions with any other use are left alone. Scalars and
+    vectors; run on the kernels' LLVM dialect after convert-gpu-to-nvvm.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ArvrOccupancyBounds
     : Pass<"arvr-occupancy-bounds", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Ask ptxas for registers that leave 56% of an SM's threads resident";

@@ -1,0 +1,103 @@
+// arvr-gpu-biased-int-to-float: a u8/u16 converted to f32 that only meets
+// integral constants in sums and differences, or another such conversion
+// in a difference, becomes 0x4B000000 | x (2^23 + x) and each use one
+// subtraction of biased values; conversions with any other use stay.
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-gpu-biased-int-to-float))' | FileCheck %s
+
+gpu.module @kernels {
+  // x - 16 is (2^23 + x) - (2^23 + 16): no conversion left.
+  // CHECK-LABEL: llvm.func @minus_constant
+  // CHECK-SAME: (%[[X:.+]]: i8)
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: %[[W:.+]] = llvm.zext %[[X]] : i8 to i32
+  // CHECK: %[[BITS:.+]] = llvm.mlir.constant(1258291200 : i32) : i32
+  // CHECK: %[[O:.+]] = llvm.or %[[W]], %[[BITS]] : i32
+  // CHECK: %[[B:.+]] = llvm.bitcast %[[O]] : i32 to f32
+  // CHECK: %[[K:.+]] = llvm.mlir.constant(0x4B000010 : f32) : f32
+  // CHECK: %[[D:.+]] = llvm.fsub %[[B]], %[[K]] : f32
+  // CHECK: llvm.return %[[D]]
+  llvm.func @minus_constant(%x: i8) -> f32 {
+    %k = llvm.mlir.constant(16.0 : f32) : f32
+    %f = llvm.uitofp %x : i8 to f32
+    %d = llvm.fsub %f, %k : f32
+    llvm.return %d : f32
+  }
+
+  // K + x is x - (-K): (2^23 + x) - (2^23 + 128) for K = -128; the
+  // constant on the left of a subtraction stays there (2^23 + 255).
+  // CHECK-LABEL: llvm.func @plus_and_reversed
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: %[[B:.+]] = llvm.bitcast
+  // CHECK: %[[K1:.+]] = llvm.mlir.constant(0x4B000080 : f32) : f32
+  // CHECK: llvm.fsub %[[B]], %[[K1]] : f32
+  // CHECK: %[[K2:.+]] = llvm.mlir.constant(0x4B0000FF : f32) : f32
+  // CHECK: llvm.fsub %[[K2]], %[[B]] : f32
+  llvm.func @plus_and_reversed(%x: i16) -> f32 {
+    %k1 = llvm.mlir.constant(-128.0 : f32) : f32
+    %k2 = llvm.mlir.constant(255.0 : f32) : f32
+    %f = llvm.uitofp %x : i16 to f32
+    %a = llvm.fadd %k1, %f : f32
+    %b = llvm.fsub %k2, %f : f32
+    %s = llvm.fmul %a, %b : f32
+    llvm.return %s : f32
+  }
+
+  // A difference of two conversions: both biased, one subtraction; the
+  // flags of the subtraction are kept.
+  // CHECK-LABEL: llvm.func @difference
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: %[[A:.+]] = llvm.bitcast %{{.+}} : i32 to f32
+  // CHECK: %[[B:.+]] = llvm.bitcast %{{.+}} : i32 to f32
+  // CHECK: llvm.fsub %[[A]], %[[B]] {fastmathFlags = #llvm.fastmath<contract>} : f32
+  llvm.func @difference(%x: i8, %y: i8) -> f32 {
+    %a = llvm.uitofp %x : i8 to f32
+    %b = llvm.uitofp %y : i8 to f32
+    %d = llvm.fsub %a, %b {fastmathFlags = #llvm.fastmath<contract>} : f32
+    llvm.return %d : f32
+  }
+
+  // Vectors: the constants are splats.
+  // CHECK-LABEL: llvm.func @vector
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: llvm.zext %{{.+}} : vector<4xi8> to vector<4xi32>
+  // CHECK: llvm.mlir.constant(dense<1258291200> : vector<4xi32>) : vector<4xi32>
+  // CHECK: llvm.bitcast %{{.+}} : vector<4xi32> to vector<4xf32>
+  // CHECK: llvm.mlir.constant(dense<0x4B000080> : vector<4xf32>) : vector<4xf32>
+  llvm.func @vector(%x: vector<4xi8>) -> vector<4xf32> {
+    %k = llvm.mlir.constant(dense<128.0> : vector<4xf32>) : vector<4xf32>
+    %f = llvm.uitofp %x : vector<4xi8> to vector<4xf32>
+    %d = llvm.fsub %f, %k : vector<4xf32>
+    llvm.return %d : vector<4xf32>
+  }
+
+  // Left alone: a product (the bias does not fold), a constant that is
+  // not an integer, one of 2^23 (2^23 + K is not exact), a sum of two
+  // conversions, a wider integer, and the partner of a conversion that
+  // stays (x - y needs y's bias too).
+  // CHECK-LABEL: llvm.func @kept
+  // CHECK-COUNT-7: llvm.uitofp
+  // CHECK-NOT: llvm.or
+  llvm.func @kept(%x: i8, %y: i8, %z: i32, %w: f32) -> f32 {
+    %half = llvm.mlir.constant(0.5 : f32) : f32
+    %big = llvm.mlir.constant(8388608.0 : f32) : f32
+    %a = llvm.uitofp %x : i8 to f32
+    %p = llvm.fmul %a, %w : f32
+    %b = llvm.uitofp %x : i8 to f32
+    %q = llvm.fsub %b, %half : f32
+    %c = llvm.uitofp %x : i8 to f32
+    %r = llvm.fadd %c, %big : f32
+    %d = llvm.uitofp %x : i8 to f32
+    %e = llvm.uitofp %y : i8 to f32
+    %s = llvm.fadd %d, %e : f32
+    %g = llvm.uitofp %z : i32 to f32
+    %t = llvm.fsub %g, %half : f32
+    %h = llvm.uitofp %y : i8 to f32
+    %u = llvm.fsub %h, %a : f32
+    %s1 = llvm.fadd %p, %q : f32
+    %s2 = llvm.fadd %r, %s : f32
+    %s3 = llvm.fadd %t, %u : f32
+    %s4 = llvm.fadd %s1, %s2 : f32
+    %s5 = llvm.fadd %s4, %s3 : f32
+    llvm.return %s5 : f32
+  }
+}
