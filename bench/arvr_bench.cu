@@ -20,7 +20,14 @@
 // frame through arvrc's kernels.
 //
 //   arvr_bench --plans DIR [--photo photo.ppm] [--reps N] [--csv FILE]
-//              [--set main|more] [--extra DIR2]
+//              [--set main|more] [--extra DIR2] [--count]
+//
+// `--count`: nothing timed; at 4K only, after the same output checks, each
+// implementation runs one batch of 8 between cudaProfilerStart and
+// cudaProfilerStop, after a one-thread marker kernel, and a line
+// "# count,KERNEL,SIZE,WxH,8,IMPLEMENTATION" says which: run under
+// `ncu --profile-from-start off`, the kernels after each marker are that
+// implementation's (bench/run.sh counts their instructions a pixel).
 //
 // `--set more` runs five other examples instead (more_examples.cuh). DIR
 // holds lens_undistort.plan.json, gaussian_blur.plan.json and
@@ -35,6 +42,7 @@
 #include "cuda/hand_kernels.cuh"
 
 #include <cuda.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #ifdef ARVR_BENCH_NPP
 #include <nppi_color_conversion.h>
@@ -438,6 +446,13 @@ struct Impl {
   std::vector<KernelFacts> facts;
 };
 
+/// `--count`: profiled batches instead of timing (see the file comment).
+bool countMode = false;
+
+/// Starts each implementation's profiled batch in `--count` mode: the
+/// kernels Nsight Compute reports after it are that implementation's.
+__global__ void countMarker() {}
+
 struct Case {
   std::string kernel; ///< arvrc's example name
   double idealBytesPerPixel;
@@ -585,6 +600,20 @@ void measure(const Case &c, const std::string &sizeName, int width, int height,
     }
   }
 
+  if (countMode) {
+    for (Impl &impl : impls) {
+      CUDA(cudaStreamSynchronize(stream));
+      CUDA(cudaProfilerStart());
+      countMarker<<<1, 1, 0, stream>>>();
+      impl.launch(0, 8, stream);
+      CUDA(cudaStreamSynchronize(stream));
+      CUDA(cudaProfilerStop());
+      std::printf("# count,%s,%s,%dx%d,8,%s\n", c.kernel.c_str(),
+                  sizeName.c_str(), width, height, impl.name.c_str());
+    }
+    std::fflush(stdout);
+    return;
+  }
   queuedLaunches(c, sizeName, impls, sets, stream);
   // 2. Timing, batch 1 and batch 8, interleaved, buffers rotated: each
   //    launch reads the frame set after the previous launch's, whichever
@@ -1226,12 +1255,14 @@ int main(int argc, char **argv) {
       set = value();
     else if (a == "--extra")
       extra = value();
+    else if (a == "--count")
+      countMode = true;
     else
       die("unknown option " + a);
   }
   if (plans.empty())
     die("usage: arvr_bench --plans DIR [--photo P.ppm] [--reps N] [--csv "
-        "F] [--set main|more] [--extra DIR]");
+        "F] [--set main|more] [--extra DIR] [--count]");
   if (reps < 50)
     die("at least 50 repetitions");
   if (set != "main" && set != "more")
@@ -1304,6 +1335,8 @@ int main(int argc, char **argv) {
   };
   for (Size s : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160},
                  Size{"8K", 7680, 4320}}) {
+    if (countMode && s.width != 3840)
+      continue;
     benchLens(lens, lensVariants, photo, s.name, s.width, s.height, reps,
               stream);
     benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
@@ -1313,6 +1346,10 @@ int main(int argc, char **argv) {
   }
   csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
          "upload_us,kernel_us,download_us\n";
+  if (countMode) {
+    CUDA(cudaStreamDestroy(stream));
+    return 0;
+  }
   endToEnd(lens, "lens_undistort", photo, stream);
   endToEnd(gauss, "gaussian_blur", photo, stream);
   endToEnd(nv12, "nv12_to_rgb", photo, stream);

@@ -314,7 +314,8 @@ void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
     }
     ArvrKernel k;
     k.load(dir, e.kernel);
-    benchMore(k, e, photo, "1080p", 1920, 1080, reps, extra, stream);
+    if (!countMode)
+      benchMore(k, e, photo, "1080p", 1920, 1080, reps, extra, stream);
     benchMore(k, e, photo, "4K", 3840, 2160, reps, extra, stream);
   }
 }

@@ -4,7 +4,11 @@ a Markdown report and a PNG chart: time per frame of each implementation
 against the floor (the ideal bytes at the copy bandwidth measured in the
 same run), per kernel, at 4K, batch 8.
 
-    report.py BENCH_CSV COMPILE_CSV MACHINE_TXT OUT_MD OUT_PNG
+    report.py BENCH_CSV COMPILE_CSV MACHINE_TXT OUT_MD OUT_PNG [COUNT_LOG NCU_CSV]...
+
+With pairs of COUNT_LOG (the "# count" lines of one `arvr_bench --count`
+run) and NCU_CSV (Nsight Compute's CSV of that run), a table of the
+instructions each implementation executes a pixel.
 """
 import csv
 import sys
@@ -92,8 +96,59 @@ def chart(rows, path):
     cv2.imwrite(path, img)
 
 
+def instruction_counts(count_log, ncu_csv):
+    """Per "# count" line of `arvr_bench --count`: (kernel, implementation,
+    pixels, thread instructions, warp instructions, kernels launched), from
+    the kernels Nsight Compute profiled after each marker; None when the
+    two do not line up."""
+    cases = []
+    with open(count_log) as f:
+        for line in f:
+            if line.startswith("# count,"):
+                fields = line.rstrip("\n").split(",", 5)
+                w, h = (int(v) for v in fields[3].split("x"))
+                cases.append((fields[1], fields[5], w * h * int(fields[4])))
+    with open(ncu_csv) as f:
+        rows = [r for r in csv.reader(f) if len(r) > 5]
+    head = rows[0]
+    col = {name: i for i, name in enumerate(head)}
+    kernels = {}  # ID -> [name, thread instructions, warp instructions]
+    for r in rows[1:]:
+        entry = kernels.setdefault(int(r[col["ID"]]), [r[col["Kernel Name"]], 0.0, 0.0])
+        value = float(r[col["Metric Value"]].replace(",", ""))
+        if r[col["Metric Name"]] == "smsp__thread_inst_executed.sum":
+            entry[1] = value
+        elif r[col["Metric Name"]] == "smsp__inst_executed.sum":
+            entry[2] = value
+    groups = []
+    for _, (name, threads, warps) in sorted(kernels.items()):
+        if "countMarker" in name:
+            groups.append([0.0, 0.0, 0])
+        elif groups:
+            groups[-1][0] += threads
+            groups[-1][1] += warps
+            groups[-1][2] += 1
+    if len(groups) != len(cases):
+        return None
+    return [(k, impl, px, g[0], g[1], g[2]) for (k, impl, px), g in zip(cases, groups)]
+
+
 def main():
     bench_csv, compile_csv, machine, out_md, out_png = sys.argv[1:6]
+    counts = None
+    pairs = sys.argv[6:]
+    if len(pairs) >= 2:
+        counts = []
+        for log, ncu in zip(pairs[0::2], pairs[1::2]):
+            try:
+                these = instruction_counts(log, ncu)
+            except (OSError, ValueError, KeyError, IndexError) as e:
+                print(f"report.py: no instruction counts from {ncu}: {e}", file=sys.stderr)
+                these = None
+            if these is None:
+                counts = None
+                break
+            counts += these
     rows, extra, end_to_end = read_rows(bench_csv)
     out = []
     out.append("# arvrc against hand-written CUDA and NPP\n")
@@ -122,6 +177,21 @@ def main():
                        f"{float(r['GBps']):.0f} | {float(r['pct_of_copy']):.0f}% | {r['registers']} | "
                        f"{r['spill_bytes']} | {r['occupancy']} | {r['vs_hand'] or '-'} | "
                        f"{r['vs_npp'] or '-'} | {r['output_check']} |")
+    if counts:
+        out.append("\n## Instructions executed a pixel (4K, batch 8, Nsight Compute)\n")
+        out.append("Thread instructions executed (`smsp__thread_inst_executed.sum`, "
+                   "SASS instructions summed over the lanes that ran them) over "
+                   "output pixels, all kernels of the implementation's batch "
+                   "together (`arvr_bench --count`); warp instructions "
+                   "(`smsp__inst_executed.sum`) x 32 over pixels counts idle "
+                   "lanes too.\n")
+        out.append("| kernel | implementation | thread instr / pixel | warp instr x 32 / pixel | kernels |")
+        out.append("| --- | --- | ---: | ---: | ---: |")
+        for k, impl, px, threads, warps, n in counts:
+            out.append(f"| {k} | {impl} | {threads / px:.1f} | {warps * 32 / px:.1f} | {n} |")
+    elif len(pairs) >= 2:
+        out.append("\n(Instruction counts: the profile did not line up with "
+                   "the implementations; none reported.)\n")
     if end_to_end:
         out.append("\n## End to end, one 4K frame through arvrc (pinned memory)\n")
         out.append("| kernel | total us | upload us | kernels us | download us |")

@@ -149,6 +149,31 @@ fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw --format=csv,noheader \
   | sed 's/^/after the run: /' >>"$out/machine.txt"
 
+# Instructions a pixel: each implementation's batch of 8 at 4K once more,
+# under Nsight Compute (arvr_bench --count), nothing timed. ARVR_BENCH_COUNT=0
+# leaves it out.
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
+counts=()
+if [ -n "$ncu" ] && [ "${ARVR_BENCH_COUNT:-1}" != 0 ]; then
+  sets=(main more)
+  [ "${ARVR_BENCH_SETS:-both}" = main ] && sets=(main)
+  [ "${ARVR_BENCH_SETS:-both}" = more ] && sets=(more)
+  for set in "${sets[@]}"; do
+    dir=$out/ptx
+    [ "$set" = more ] && dir=$out/ptx-more
+    if "$ncu" --profile-from-start off --csv --log-file "$out/count-$set.ncu.csv" \
+         --metrics smsp__thread_inst_executed.sum,smsp__inst_executed.sum \
+         "$out/arvr_bench" --plans "$dir" "${photo[@]}" "${extra[@]}" --set "$set" --count \
+         --csv "$out/count-$set.csv" >"$out/count-$set.log" 2>&1; then
+      counts+=("$out/count-$set.log" "$out/count-$set.ncu.csv")
+    else
+      echo "instruction counts ($set): ncu failed: $(tail -c 300 "$out/count-$set.log")"
+    fi
+  done
+else
+  echo "instruction counts: not measured (no ncu, or ARVR_BENCH_COUNT=0)"
+fi
+
 # What a user of the command line sees: one 4K PNG through `arvrc run`
 # (file reading and writing, compilation and module load included).
 python3 -c "import cv2,sys; cv2.imwrite(sys.argv[2], cv2.resize(cv2.imread(sys.argv[1]), (3840, 2160)))" \
@@ -162,5 +187,5 @@ done
 rm -rf "$out/4k.png" "$out"/4k-*.png "$out/photo.ppm" "$out/arvr_bench" "$out/ptx" "$out/ptx-more"
 
 python3 "$src/bench/report.py" "$out/bench.csv" "$out/compile.csv" "$out/machine.txt" \
-  "$out/results.md" "$out/chart.png"
+  "$out/results.md" "$out/chart.png" "${counts[@]}"
 exit "$status"
