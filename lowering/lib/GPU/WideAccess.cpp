@@ -8,8 +8,12 @@
 // loads of 4, 8 or 16 bytes covering them, each load then an element of
 // one; the stores that fill such a vector whole become one vector store
 // after the last of them. An image's row must then start at an aligned
-// address: that is checked once per block, the interior version becoming
-// `if (aligned) {wide version} else {the scalar version}`.
+// address: that is checked once per block. Where the images are made
+// before the split, the check joins its condition, `if (interior &&
+// aligned) {wide version} else {border version}`: rows that are not
+// aligned take the border version, which handles every point, and the
+// kernel carries no third copy of the body. Otherwise the interior version
+// becomes `if (aligned) {wide version} else {the scalar version}`.
 //
 // What an index is, is found by a small affine decomposition:
 // `root * num / den + offset` (exactly: `root * num` is known to be a
@@ -405,14 +409,32 @@ static void widen(scf::IfOp split, gpu::LaunchOp launch) {
     inner.erase();
     return;
   }
-  // The images' rows are aligned: tested once, before the versions.
-  b.setInsertionPoint(inner);
+  // The images' rows are aligned: tested once, before the versions; with
+  // the interior test where the images are known before it and a border
+  // version handles every point (the scalar copy then goes).
+  bool beforeSplit =
+      !split.getElseRegion().empty() && llvm::all_of(aligns, [&](auto &entry) {
+        Operation *where = entry.first.getParentRegion()->getParentOp();
+        return !split->isAncestor(where);
+      });
+  b.setInsertionPoint(beforeSplit ? split.getOperation()
+                                  : inner.getOperation());
   Value all;
   for (auto &[memref, align] : aligns) {
     Value cond = rowsAligned(b, split.getLoc(), memref, align);
     all = all ? arith::AndIOp::create(b, split.getLoc(), all, cond) : cond;
   }
-  inner.getConditionMutable().assign(all);
+  if (!beforeSplit) {
+    inner.getConditionMutable().assign(all);
+    return;
+  }
+  split.getConditionMutable().assign(
+      arith::AndIOp::create(b, split.getLoc(), split.getCondition(), all));
+  Block *wide = inner.thenBlock();
+  interior->getOperations().splice(Block::iterator(inner),
+                                   wide->getOperations(), wide->begin(),
+                                   Block::iterator(wide->getTerminator()));
+  inner.erase();
 }
 
 struct ArvrWideAccessPass

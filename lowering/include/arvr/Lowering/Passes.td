@@ -402,11 +402,16 @@ def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
     between them, its stores where no access to it does; its rows are
     aligned when the view's byte offset and row pitch are multiples.
 
-    Aligned accesses need each image's rows to start at aligned addresses:
-    the interior version becomes `scf.if (every widened image's first
-    byte and row pitch are multiples of its vector size) {the wide
-    version} else {the interior version as it was}`, the test the same for
-    all threads of a launch. Launches with nothing to widen are left
+    Aligned accesses need each image's rows to start at aligned addresses
+    (every widened image's first byte and row pitch multiples of its
+    vector size), a test the same for all threads of a launch. Where every
+    widened image is made before the split and the split has a border
+    version, the test joins the split's condition: `scf.if (interior and
+    aligned) {the wide version} else {the border version}`, rows that are
+    not aligned taking the border version, which handles every point, and
+    the kernel carries two copies of its body, not three. Otherwise the
+    interior version becomes `scf.if (aligned) {the wide version} else {the
+    interior version as it was}`. Launches with nothing to widen are left
     alone. Run after `arvr-specialize-interior`, before outlining.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
