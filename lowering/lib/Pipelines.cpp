@@ -169,6 +169,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
   pm.addPass(createBottomUpCanonicalizer());
+  // A thread's points' run-time loops with equal bounds (taps over a
+  // radius known at run time) as one loop: a tap's weight loaded once.
+  pm.addPass(createArvrFuseSiblingLoops());
   // There, what a thread reads twice (neighbouring points' taps) is read
   // once.
   pm.addPass(createArvrReuseLoads());

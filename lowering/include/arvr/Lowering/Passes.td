@@ -374,6 +374,30 @@ def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
+  let summary = "Fuse a thread's sibling loops with equal bounds in a gpu.launch";
+  let description = [{
+    A thread computing several points with reductions whose extent is known
+    only at run time runs one `scf.for` per point with the same bounds. In
+    the body of each `gpu.launch`, sibling loops whose lower bounds, upper
+    bounds and steps are equal (the same values, or the same pure
+    computation of the same values) become one loop
+    (`fuseIndependentSiblingForLoops`) doing each point's iteration in
+    turn, so that what the iterations share (a tap's weight, the loop's
+    counting) is done once; repeated to a fixed point (fused channel loops
+    make their tap loops siblings). Legal when the second loop's initial
+    values are known before the first, what it uses from between them is
+    pure (moved above the first, with what that uses), and no buffer is
+    written by one of the loops (or an op between them that stays) and
+    read or written by the other, except writes of one buffer at indices
+    that differ by a nonzero constant in a dimension whose index neither
+    loop changes. Views of the launch's dynamic shared memory count as one
+    buffer; any other memory effect (a barrier, a call) prevents the
+    fusion. Kernels whose reductions are unrolled have no such loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def ArvrWideAccess : Pass<"arvr-wide-access", "::mlir::ModuleOp"> {
   let summary = "Merge a thread's neighbouring byte reads and writes into "
                 "aligned vectors";

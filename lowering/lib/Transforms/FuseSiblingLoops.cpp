@@ -1,0 +1,250 @@
+//===- FuseSiblingLoops.cpp - A thread's equal loops as one ---------------===//
+//
+// A thread that computes several points with a reduction whose extent is
+// known only at run time (a Gaussian's taps over `-radius..radius`, a
+// channel loop over an image's run-time channel count) runs one loop per
+// point, each with the same bounds: the loads that do not depend on the
+// point (a tap's weight) are made once per loop, the loop's counting and
+// branching once per point. This pass fuses such sibling `scf.for` loops in
+// the body of a `gpu.launch` into one loop whose body does each point's
+// iteration in turn (MLIR's `fuseIndependentSiblingForLoops`), so that CSE
+// and LLVM share what the points' iterations share. Repeated to a fixed
+// point: fused channel loops make their tap loops siblings.
+//
+// Two loops fuse when their bounds and steps are equal (the same values,
+// or the same pure computation of them), their initial values are known
+// before the first, what the second needs from between them is pure and
+// can move before the first, and no memory is touched in a way the new
+// order could change: the loops and the ops between them share no buffer
+// that one writes and another reads, and two of them writing one buffer do
+// so at indices that differ by a constant in a dimension fixed for both
+// loops (two points' outputs). Anything else with a memory effect (a
+// barrier, a call) stops the fusion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Utils/AffineIndex.h"
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRFUSESIBLINGLOOPS
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `a` and `b` are the same value or the same pure computation of
+/// the same values.
+static bool equivalent(Value a, Value b, int depth = 0) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth > 8 || x->getName() != y->getName() ||
+      x->getNumRegions() || y->getNumRegions() || !isMemoryEffectFree(x) ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!equivalent(p, q, depth + 1))
+      return false;
+  return true;
+}
+
+/// One memory access: its buffer (the value indexed), the buffer's root
+/// (what it views; null for workgroup memory, one buffer), its indices,
+/// and whether it writes.
+struct Access {
+  Value memref, root;
+  ValueRange indices;
+  bool write;
+};
+
+/// The buffer `v` views: through views, casts and reinterpretations; null
+/// for the launch's dynamic shared memory (all its views may overlap).
+static Value rootOf(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (isa<gpu::DynamicSharedMemoryOp>(op))
+      return {};
+    if (auto view = dyn_cast<ViewLikeOpInterface>(op))
+      v = view.getViewSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Appends the accesses of `op` and what it holds to `accesses`; false if
+/// something in it has another memory effect.
+static bool collectAccesses(Operation *op, SmallVector<Access> &accesses) {
+  WalkResult result = op->walk([&](Operation *inner) {
+    auto add = [&](Value memref, ValueRange indices, bool write) {
+      accesses.push_back({memref, rootOf(memref), indices, write});
+    };
+    if (auto load = dyn_cast<memref::LoadOp>(inner))
+      add(load.getMemRef(), load.getIndices(), false);
+    else if (auto store = dyn_cast<memref::StoreOp>(inner))
+      add(store.getMemRef(), store.getIndices(), true);
+    else if (auto load = dyn_cast<vector::LoadOp>(inner))
+      add(load.getBase(), load.getIndices(), false);
+    else if (auto store = dyn_cast<vector::StoreOp>(inner))
+      add(store.getBase(), store.getIndices(), true);
+    else if (!isMemoryEffectFree(inner) &&
+             !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Whether two writes to one buffer are at indices that differ by a
+/// nonzero constant in a dimension whose index is fixed in `loops`.
+static bool apart(const Access &a, const Access &b,
+                  ArrayRef<Operation *> loops) {
+  if (a.memref != b.memref || a.indices.size() != b.indices.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a.indices, b.indices)) {
+    arvr::Linear p = arvr::linearize(x), q = arvr::linearize(y);
+    if (p.terms != q.terms || p.offset == q.offset)
+      continue;
+    bool fixed = llvm::all_of(p.terms, [&](auto &term) {
+      Operation *where = term.first.getParentRegion()->getParentOp();
+      return llvm::none_of(
+          loops, [&](Operation *loop) { return loop->isAncestor(where); });
+    });
+    if (fixed)
+      return true;
+  }
+  return false;
+}
+
+/// Whether accesses `a` (of one side) and `b` (of the other) may see each
+/// other's effects in another order.
+static bool conflict(ArrayRef<Access> a, ArrayRef<Access> b,
+                     ArrayRef<Operation *> loops) {
+  for (const Access &x : a)
+    for (const Access &y : b) {
+      if (x.root != y.root || (!x.write && !y.write))
+        continue;
+      if (x.write && y.write && apart(x, y, loops))
+        continue;
+      return true;
+    }
+  return false;
+}
+
+/// Fuses `source` into `target` (a later sibling) if legal; the fused loop.
+static scf::ForOp tryFuse(scf::ForOp target, scf::ForOp source,
+                          RewriterBase &rewriter) {
+  if (!equivalent(target.getLowerBound(), source.getLowerBound()) ||
+      !equivalent(target.getUpperBound(), source.getUpperBound()) ||
+      !equivalent(target.getStep(), source.getStep()))
+    return {};
+  Block *block = target->getBlock();
+  auto before = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    Block *owner = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
+    if (owner != block)
+      return owner->getParentOp()->isProperAncestor(target);
+    return !def || def->isBeforeInBlock(target);
+  };
+  if (!llvm::all_of(source.getInitArgs(), before))
+    return {};
+  // What the source uses from between the loops: pure, and movable above
+  // the target with what it uses in turn.
+  llvm::SetVector<Operation *> moved;
+  SmallVector<Operation *> between;
+  for (Operation *op = target->getNextNode(); op != source;
+       op = op->getNextNode())
+    between.push_back(op);
+  DenseSet<Operation *> betweenSet(between.begin(), between.end());
+  SmallVector<Value> needed;
+  bool usesTarget = false;
+  source->walk([&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      usesTarget |= def == target.getOperation();
+      if (def && betweenSet.contains(def))
+        needed.push_back(v);
+    }
+  });
+  if (usesTarget)
+    return {};
+  while (!needed.empty()) {
+    Operation *def = needed.pop_back_val().getDefiningOp();
+    if (moved.contains(def))
+      continue;
+    if (def->getNumRegions() || !isMemoryEffectFree(def))
+      return {};
+    for (Value v : def->getOperands()) {
+      if (v.getDefiningOp() == target)
+        return {};
+      if (Operation *d = v.getDefiningOp(); d && betweenSet.contains(d))
+        needed.push_back(v);
+    }
+    moved.insert(def);
+  }
+  // Memory: the loops against each other, and the source against what
+  // stays between them.
+  SmallVector<Access> mine, theirs, middle;
+  if (!collectAccesses(target, mine) || !collectAccesses(source, theirs))
+    return {};
+  for (Operation *op : between)
+    if (!moved.contains(op) && !collectAccesses(op, middle))
+      return {};
+  Operation *loops[] = {target, source};
+  if (conflict(mine, theirs, loops) || conflict(middle, theirs, loops))
+    return {};
+  // Move what the source needs above the target (in block order), the
+  // source right after it, with the target's bounds.
+  for (Operation *op : between)
+    if (moved.contains(op))
+      rewriter.moveOpBefore(op, target);
+  rewriter.moveOpAfter(source, target);
+  rewriter.modifyOpInPlace(source, [&] {
+    source.getLowerBoundMutable().assign(target.getLowerBound());
+    source.getUpperBoundMutable().assign(target.getUpperBound());
+    source.getStepMutable().assign(target.getStep());
+  });
+  return fuseIndependentSiblingForLoops(target, source, rewriter);
+}
+
+/// Fuses one pair of sibling loops in `launch`; whether it did.
+static bool fuseOnePair(gpu::LaunchOp launch, RewriterBase &rewriter) {
+  SmallVector<Block *> blocks;
+  launch.getBody().walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks) {
+    SmallVector<scf::ForOp> loops(block->getOps<scf::ForOp>());
+    for (size_t i = 0; i < loops.size(); ++i)
+      for (size_t j = i + 1; j < loops.size(); ++j)
+        if (tryFuse(loops[i], loops[j], rewriter))
+          return true;
+  }
+  return false;
+}
+
+struct ArvrFuseSiblingLoopsPass
+    : public arvr::impl::ArvrFuseSiblingLoopsBase<ArvrFuseSiblingLoopsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](gpu::LaunchOp launch) {
+      while (fuseOnePair(launch, rewriter)) {
+      }
+    });
+  }
+};
+
+} // namespace
