@@ -393,7 +393,8 @@ def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
     that differ by a nonzero constant in a dimension whose index neither
     loop changes. Views of the launch's dynamic shared memory count as one
     buffer; any other memory effect (a barrier, a call) prevents the
-    fusion. Kernels whose reductions are unrolled have no such loops.
+    fusion. Only loops whose trip count is not a compile-time constant
+    fuse (a constant one is left to the unrolling and to LLVM).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
