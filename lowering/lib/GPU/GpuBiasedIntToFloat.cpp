@@ -55,7 +55,7 @@ static bool isNarrowToF32(LLVM::UIToFPOp convert) {
 }
 
 /// The value of `v` if it is an f32 constant (or a splat of one) that is
-/// an integer of magnitude below 2^23.
+/// an integer of magnitude below 2^23, other than -0.
 static std::optional<double> smallIntegralConstant(Value v) {
   Attribute attr;
   if (!matchPattern(v, m_Constant(&attr)))
@@ -66,7 +66,9 @@ static std::optional<double> smallIntegralConstant(Value v) {
   if (!value || !value.getType().isF32())
     return std::nullopt;
   double k = value.getValueAsDouble();
-  if (std::trunc(k) != k || std::fabs(k) >= kBias)
+  // Not -0: -0 - x is -0 for x = 0, where (2^23 - 0) - (2^23 + 0) is +0.
+  if (std::trunc(k) != k || std::fabs(k) >= kBias ||
+      (k == 0 && std::signbit(k)))
     return std::nullopt;
   return k;
 }

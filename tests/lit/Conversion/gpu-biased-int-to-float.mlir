@@ -72,10 +72,11 @@ gpu.module @kernels {
 
   // Left alone: a product (the bias does not fold), a constant that is
   // not an integer, one of 2^23 (2^23 + K is not exact), a sum of two
-  // conversions, a wider integer, and the partner of a conversion that
-  // stays (x - y needs y's bias too).
+  // conversions, a wider integer, the partner of a conversion that stays
+  // (x - y needs y's bias too), and -0 - x (-0 for x = 0, where the biased
+  // difference is +0).
   // CHECK-LABEL: llvm.func @kept
-  // CHECK-COUNT-7: llvm.uitofp
+  // CHECK-COUNT-8: llvm.uitofp
   // CHECK-NOT: llvm.or
   llvm.func @kept(%x: i8, %y: i8, %z: i32, %w: f32) -> f32 {
     %half = llvm.mlir.constant(0.5 : f32) : f32
@@ -93,11 +94,15 @@ gpu.module @kernels {
     %t = llvm.fsub %g, %half : f32
     %h = llvm.uitofp %y : i8 to f32
     %u = llvm.fsub %h, %a : f32
+    %mz = llvm.mlir.constant(-0.0 : f32) : f32
+    %n = llvm.uitofp %y : i8 to f32
+    %v = llvm.fsub %mz, %n : f32
     %s1 = llvm.fadd %p, %q : f32
     %s2 = llvm.fadd %r, %s : f32
     %s3 = llvm.fadd %t, %u : f32
     %s4 = llvm.fadd %s1, %s2 : f32
     %s5 = llvm.fadd %s4, %s3 : f32
-    llvm.return %s5 : f32
+    %s6 = llvm.fadd %s5, %v : f32
+    llvm.return %s6 : f32
   }
 }
