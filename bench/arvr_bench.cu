@@ -1231,11 +1231,15 @@ void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
 // The second set (`--set more`): five more examples.
 #include "more_examples.cuh"
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The command line (see the file comment).
+struct Options {
   std::string plans, photoPath, csvPath = "bench.csv", set = "main", extra;
   int reps = 60;
+};
+
+/// The options of `argv`, checked; `--count` sets countMode.
+Options parseOptions(int argc, char **argv) {
+  Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -1244,29 +1248,38 @@ int main(int argc, char **argv) {
       return argv[++i];
     };
     if (a == "--plans")
-      plans = value();
+      o.plans = value();
     else if (a == "--photo")
-      photoPath = value();
+      o.photoPath = value();
     else if (a == "--reps")
-      reps = std::stoi(value());
+      o.reps = std::stoi(value());
     else if (a == "--csv")
-      csvPath = value();
+      o.csvPath = value();
     else if (a == "--set")
-      set = value();
+      o.set = value();
     else if (a == "--extra")
-      extra = value();
+      o.extra = value();
     else if (a == "--count")
       countMode = true;
     else
       die("unknown option " + a);
   }
-  if (plans.empty())
+  if (o.plans.empty())
     die("usage: arvr_bench --plans DIR [--photo P.ppm] [--reps N] [--csv "
         "F] [--set main|more] [--extra DIR] [--count]");
-  if (reps < 50)
+  if (o.reps < 50)
     die("at least 50 repetitions");
-  if (set != "main" && set != "more")
+  if (o.set != "main" && o.set != "more")
     die("--set takes main (the three examples) or more (five others)");
+  return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options options = parseOptions(argc, argv);
+  const std::string &plans = options.plans, &extra = options.extra;
+  const int reps = options.reps;
 
   CUDA(cudaFree(nullptr)); // The runtime's primary context, shared below.
   CU(cuInit(0));
@@ -1281,7 +1294,7 @@ int main(int argc, char **argv) {
   cudaStream_t stream;
   CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-  csv.open(csvPath);
+  csv.open(options.csvPath);
   csv << "kernel,size,resolution,batch,implementation,median_us,min_us,max_us,"
          "GBps,pct_of_copy,floor_us,registers,spill_bytes,occupancy,"
          "vs_hand,vs_npp,output_check\n";
@@ -1289,9 +1302,9 @@ int main(int argc, char **argv) {
   csv << "# copy_GBps," << device.copyBytesPerUs / 1e3 << "\n";
 
   HostImage photo;
-  if (!photoPath.empty())
-    photo = readPnm(photoPath);
-  if (set == "more") {
+  if (!options.photoPath.empty())
+    photo = readPnm(options.photoPath);
+  if (options.set == "more") {
     benchMoreExamples(plans, photo, reps, extra, stream);
     CUDA(cudaStreamDestroy(stream));
     return 0;
@@ -1344,12 +1357,12 @@ int main(int argc, char **argv) {
     benchNv12(nv12, nv12Variants, photo, s.name, s.width, s.height, reps,
               stream);
   }
-  csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
-         "upload_us,kernel_us,download_us\n";
   if (countMode) {
     CUDA(cudaStreamDestroy(stream));
     return 0;
   }
+  csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
+         "upload_us,kernel_us,download_us\n";
   endToEnd(lens, "lens_undistort", photo, stream);
   endToEnd(gauss, "gaussian_blur", photo, stream);
   endToEnd(nv12, "nv12_to_rgb", photo, stream);

@@ -22,12 +22,14 @@
 // order could change: the loops and the ops between them share no buffer
 // that one writes and another reads, and two of them writing one buffer do
 // so at indices that differ by a constant in a dimension fixed for both
-// loops (two points' outputs). Anything else with a memory effect (a
-// barrier, a call) stops the fusion.
+// loops (two points' outputs); whether two memrefs are one buffer is
+// Utils/Aliasing.h's answer (views of the dynamic shared memory are).
+// Anything else with a memory effect (a barrier, a call) stops the fusion.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/Aliasing.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -68,35 +70,20 @@ static bool equivalent(Value a, Value b, int depth = 0) {
   return true;
 }
 
-/// One memory access: its buffer (the value indexed), the buffer's root
-/// (what it views; null for workgroup memory, one buffer), its indices,
-/// and whether it writes.
+/// One memory access: the memref indexed, its indices, and whether it
+/// writes.
 struct Access {
-  Value memref, root;
+  Value memref;
   ValueRange indices;
   bool write;
 };
-
-/// The buffer `v` views: through views, casts and reinterpretations; null
-/// for the launch's dynamic shared memory (all its views may overlap).
-static Value rootOf(Value v) {
-  while (Operation *op = v.getDefiningOp()) {
-    if (isa<gpu::DynamicSharedMemoryOp>(op))
-      return {};
-    if (auto view = dyn_cast<ViewLikeOpInterface>(op))
-      v = view.getViewSource();
-    else
-      break;
-  }
-  return v;
-}
 
 /// Appends the accesses of `op` and what it holds to `accesses`; false if
 /// something in it has another memory effect.
 static bool collectAccesses(Operation *op, SmallVector<Access> &accesses) {
   WalkResult result = op->walk([&](Operation *inner) {
     auto add = [&](Value memref, ValueRange indices, bool write) {
-      accesses.push_back({memref, rootOf(memref), indices, write});
+      accesses.push_back({memref, indices, write});
     };
     if (auto load = dyn_cast<memref::LoadOp>(inner))
       add(load.getMemRef(), load.getIndices(), false);
@@ -141,7 +128,7 @@ static bool conflict(ArrayRef<Access> a, ArrayRef<Access> b,
                      ArrayRef<Operation *> loops) {
   for (const Access &x : a)
     for (const Access &y : b) {
-      if (x.root != y.root || (!x.write && !y.write))
+      if ((!x.write && !y.write) || !arvr::mayAlias(x.memref, y.memref))
         continue;
       if (x.write && y.write && apart(x, y, loops))
         continue;

@@ -21,10 +21,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/Aliasing.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::arvr {
@@ -35,44 +35,6 @@ namespace mlir::arvr {
 using namespace mlir;
 
 namespace {
-
-/// The buffer a memref is a view of: through views, casts and subviews.
-static Value bufferOf(Value memref) {
-  while (Operation *op = memref.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(op))
-      memref = view.getViewSource();
-    else if (isa<memref::CastOp>(op))
-      memref = op->getOperand(0);
-    else
-      break;
-  }
-  return memref;
-}
-
-/// Whether a value is a buffer of its own: a function's argument or an
-/// allocation.
-static bool isDistinctBuffer(Value buffer) {
-  if (auto argument = dyn_cast<BlockArgument>(buffer))
-    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp()) &&
-           argument.getOwner()->isEntryBlock();
-  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-      buffer.getDefiningOp());
-}
-
-static Attribute memorySpaceOf(Value memref) {
-  auto type = dyn_cast<BaseMemRefType>(memref.getType());
-  return type ? type.getMemorySpace() : Attribute();
-}
-
-/// Whether a write through `written` may change what `read` reads.
-static bool mayAlias(Value written, Value read) {
-  if (memorySpaceOf(written) != memorySpaceOf(read))
-    return false;
-  Value a = bufferOf(written), b = bufferOf(read);
-  if (a == b)
-    return true;
-  return !(isDistinctBuffer(a) && isDistinctBuffer(b));
-}
 
 /// A load still valid: its memref, its indices, its value.
 struct Available {
@@ -102,7 +64,7 @@ static void forgetWrites(Operation *op, SmallVector<Available, 8> &available) {
       return;
     }
     llvm::erase_if(available, [&](const Available &entry) {
-      return mayAlias(written, entry.memref);
+      return arvr::mayAlias(written, entry.memref);
     });
   }
 }

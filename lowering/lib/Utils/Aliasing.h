@@ -1,0 +1,60 @@
+//===- Aliasing.h - Whether two memrefs may share memory --------*- C++ -*-===//
+//
+// What the passes that reorder or merge memory accesses ask (arvr-reuse-
+// loads, arvr-fuse-sibling-loops): the buffer a memref views, and whether
+// a write through one memref may touch what another reads or writes.
+// Memrefs in different address spaces never share memory; nor do distinct
+// kernel arguments and allocations (the runner gives every image and stage
+// a buffer of its own, the contract arvr-kernel-arg-aliasing also relies
+// on); views of one buffer do, and so does anything else (views of the
+// launch's dynamic shared memory, whatever their offsets).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ARVR_LOWERING_UTILS_ALIASING_H
+#define ARVR_LOWERING_UTILS_ALIASING_H
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::arvr {
+
+/// The buffer a memref is a view of: through views, casts and subviews.
+inline Value bufferOf(Value memref) {
+  while (Operation *op = memref.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(op))
+      memref = view.getViewSource();
+    else if (isa<memref::CastOp>(op))
+      memref = op->getOperand(0);
+    else
+      break;
+  }
+  return memref;
+}
+
+/// Whether a value is a buffer of its own: a function's argument or an
+/// allocation.
+inline bool isDistinctBuffer(Value buffer) {
+  if (auto argument = dyn_cast<BlockArgument>(buffer))
+    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp()) &&
+           argument.getOwner()->isEntryBlock();
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      buffer.getDefiningOp());
+}
+
+/// Whether memrefs `a` and `b` may share memory.
+inline bool mayAlias(Value a, Value b) {
+  auto spaceOf = [](Value memref) -> Attribute {
+    auto type = dyn_cast<BaseMemRefType>(memref.getType());
+    return type ? type.getMemorySpace() : Attribute();
+  };
+  if (spaceOf(a) != spaceOf(b))
+    return false;
+  Value x = bufferOf(a), y = bufferOf(b);
+  return x == y || !(isDistinctBuffer(x) && isDistinctBuffer(y));
+}
+
+} // namespace mlir::arvr
+
+#endif // ARVR_LOWERING_UTILS_ALIASING_H
