@@ -342,6 +342,18 @@ static LogicalResult findSharedPair(scf::ParallelOp stage, SharedPair &pair) {
 /// computes in turn.
 constexpr int64_t kRun = 4;
 
+/// The indices into a tile of the point (`row`, `col`, `channel`). A
+/// `planar` tile (one whose channel count is not known when compiling) has
+/// its channel outermost, so that its rows are a fixed number of elements
+/// apart: a thread's consecutive rows load at constant offsets from one
+/// address. Otherwise the channels are interleaved, as in the image.
+static SmallVector<Value, 3> tileIndices(bool planar, Value row, Value col,
+                                         Value channel) {
+  if (planar)
+    return {channel, row, col};
+  return {row, col, channel};
+}
+
 /// Computes the tile of a shared stage (the loop `stage`, writing through
 /// `stores`) into `tile`, from the launch's start: each row of the tile in
 /// runs of kRun consecutive points (the last run of a row cut at its end),
@@ -362,7 +374,7 @@ constexpr int64_t kRun = 4;
 static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
                                 scf::ParallelOp stage,
                                 ArrayRef<memref::StoreOp> stores, Value tile,
-                                std::array<Value, 2> origin,
+                                bool planar, std::array<Value, 2> origin,
                                 std::array<Value, 2> tileSize,
                                 std::array<Value, 2> window, Value tx, Value ty,
                                 int64_t bx, int64_t by) {
@@ -434,10 +446,11 @@ static scf::ForOp emitStageTile(PatternRewriter &rewriter, Location loc,
                              ValueRange{i, j});
   for (memref::StoreOp store : stores) {
     rewriter.setInsertionPoint(store);
-    SmallVector<Value, 3> at = {
+    SmallVector<Value, 3> at = tileIndices(
+        planar,
         arith::SubIOp::create(rewriter, loc, store.getIndices()[0], row0),
         arith::SubIOp::create(rewriter, loc, store.getIndices()[1], col0),
-        store.getIndices()[2]};
+        store.getIndices()[2]);
     rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(), tile,
                                                  at);
   }
@@ -461,6 +474,7 @@ struct SharedMember {
   scf::ParallelOp loop;
   SharedPair pair;
   Value tile;        // The view of dynamic shared memory.
+  bool planar;       // Its channel outermost (tileIndices).
   Value rows, cols;  // The tile's size.
   Value pitch;       // Its row's elements: cols, for bytes a multiple of 4.
   Operation *reader; // The loop reading it (a member or the launch's).
@@ -471,7 +485,7 @@ struct SharedMember {
 /// reader is `last` or another of them.
 static void collectChain(scf::ParallelOp last, const SharedPair &pair,
                          SmallVector<SharedMember> &members) {
-  members.push_back({last, pair, {}, {}, {}, {}, pair.reader});
+  members.push_back({last, pair, {}, false, {}, {}, {}, pair.reader});
   DenseSet<Operation *> inChain = {last};
   // Block order: a producer is before its reader, so one backward sweep
   // finds every member.
@@ -482,7 +496,7 @@ static void collectChain(scf::ParallelOp last, const SharedPair &pair,
     SharedPair feeds;
     if (failed(findSharedPair(loop, feeds)) || !inChain.contains(feeds.reader))
       continue;
-    members.push_back({loop, feeds, {}, {}, {}, {}, feeds.reader});
+    members.push_back({loop, feeds, {}, false, {}, {}, {}, feeds.reader});
     inChain.insert(loop);
   }
   std::reverse(members.begin(), members.end());
@@ -491,14 +505,15 @@ static void collectChain(scf::ParallelOp last, const SharedPair &pair,
 /// Replaces the loads of `pair`'s buffer (in its reader's body) by loads of
 /// `tile`, whose first element is the buffer's (row0, col0).
 static void readTile(PatternRewriter &rewriter, Location loc,
-                     ArrayRef<memref::LoadOp> loads, Value tile, Value row0,
-                     Value col0) {
+                     ArrayRef<memref::LoadOp> loads, Value tile, bool planar,
+                     Value row0, Value col0) {
   for (memref::LoadOp load : loads) {
     rewriter.setInsertionPoint(load);
-    SmallVector<Value, 3> at = {
+    SmallVector<Value, 3> at = tileIndices(
+        planar,
         arith::SubIOp::create(rewriter, loc, load.getIndices()[0], row0),
         arith::SubIOp::create(rewriter, loc, load.getIndices()[1], col0),
-        load.getIndices()[2]};
+        load.getIndices()[2]);
     rewriter.replaceOpWithNewOp<memref::LoadOp>(load, tile, at);
   }
 }
@@ -621,11 +636,20 @@ static void placeTiles(PatternRewriter &rewriter, Location loc, Value raw,
   auto workgroup = cast<MemRefType>(raw.getType()).getMemorySpace();
   for (auto [m, offset] : llvm::zip(members, offsets)) {
     MemRefType type = m.pair.buffer.getType();
-    auto tileType = MemRefType::get(type.getShape(), type.getElementType(),
-                                    MemRefLayoutAttrInterface(), workgroup);
+    m.planar =
+        type.isDynamicDim(2) &&
+        !matchPattern(m.pair.buffer.getDynamicSizes().back(), m_Constant());
+    SmallVector<int64_t, 3> shape(type.getShape());
     SmallVector<Value, 3> tileSizes = {m.rows, m.pitch};
-    if (type.isDynamicDim(2))
+    if (m.planar) {
+      tileSizes.insert(tileSizes.begin(),
+                       m.pair.buffer.getDynamicSizes().back());
+      std::rotate(shape.begin(), shape.begin() + 2, shape.end());
+    } else if (type.isDynamicDim(2)) {
       tileSizes.push_back(m.pair.buffer.getDynamicSizes().back());
+    }
+    auto tileType = MemRefType::get(shape, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
     m.tile =
         memref::ViewOp::create(rewriter, loc, tileType, raw, offset, tileSizes);
   }
@@ -709,11 +733,11 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     for (SharedMember &m : members) {
       for (SharedMember &producer : members)
         if (producer.reader == m.loop.getOperation())
-          readTile(rewriter, loc, producer.pair.loads, producer.tile, row0,
-                   col0);
+          readTile(rewriter, loc, producer.pair.loads, producer.tile,
+                   producer.planar, row0, col0);
       rewriter.setInsertionPointToEnd(&body);
       scf::ForOp overTile =
-          emitStageTile(rewriter, loc, m.loop, m.pair.stores, m.tile,
+          emitStageTile(rewriter, loc, m.loop, m.pair.stores, m.tile, m.planar,
                         {row0, col0}, {m.rows, m.cols},
                         {m.loop.getUpperBound()[0], m.loop.getUpperBound()[1]},
                         tx, ty, bx, by);
@@ -731,8 +755,8 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
                threadPoints(rewriter, loc, y, x, rowsPerThread, pixels,
                             /*run=*/1, blockSizeX),
                rows, cols, [&] {
-                 readTile(rewriter, loc, root.pair.loads, root.tile, row0,
-                          col0);
+                 readTile(rewriter, loc, root.pair.loads, root.tile,
+                          root.planar, row0, col0);
                });
     gpu::TerminatorOp::create(rewriter, loc);
 

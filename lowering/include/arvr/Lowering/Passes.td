@@ -180,7 +180,11 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     the last one's reader's launch. The tiles lie one after the other in
     dynamic shared memory, each at a multiple of 16 bytes, a tile of bytes
     with rows of a multiple of 4 elements; where a halo is fixed (an image
-    size plus a constant), tile sizes are constants.
+    size plus a constant), tile sizes are constants. A tile's channels are
+    interleaved as in the image where their count is known when
+    compiling; otherwise the tile is planar (channel, row, column), so that
+    its rows are a fixed number of elements apart and a thread's
+    consecutive rows load at constant offsets from one address.
     Before any of this, scf.for loops of one iteration are inlined and
     constants folded (scf.for's canonical patterns, not scf.parallel's: a
     stage of one row stays a loop), so that the bodies copied for a
