@@ -1,6 +1,6 @@
 // arvr-fuse-sibling-loops: in a gpu.launch, sibling loops with equal
-// bounds become one when no memory order changes; what the second needs
-// from between them moves above the first.
+// bounds become one when their iterations share work and no memory order
+// changes; what the second needs from between them moves above the first.
 // RUN: arvr-opt %s --split-input-file --arvr-fuse-sibling-loops | FileCheck %s
 
 // Two points' taps over a run-time radius, each its own loop and bounds
@@ -68,42 +68,112 @@ func.func @two_points(%in: memref<?x?xf32>, %w: memref<?xf32>, %out: memref<?x?x
 
 // -----
 
-// Left apart: a barrier between; the second reads what the first writes;
-// other bounds; writes of one buffer at indices that differ with the loop.
+// Left apart, though each iteration loads the same weight: a barrier
+// between; the second reads what the first writes; other bounds; writes of
+// one buffer at indices that differ with the loop.
 // CHECK-LABEL: func.func @kept
 // CHECK-COUNT-7: scf.for
 // CHECK-NOT: scf.for
-func.func @kept(%in: memref<?xf32>, %out: memref<?xf32>, %n: index, %m: index) {
+func.func @kept(%in: memref<?xf32>, %out: memref<?xf32>, %w: memref<?xf32>, %n: index, %m: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %one = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     scf.for %i = %c0 to %n step %c1 {
-      memref.store %one, %out[%tx] : memref<?xf32>
+      %wi = memref.load %w[%i] : memref<?xf32>
+      memref.store %wi, %out[%tx] : memref<?xf32>
     }
     gpu.barrier
     scf.for %i = %c0 to %n step %c1 {
-      memref.store %one, %out[%ty] : memref<?xf32>
+      %wi = memref.load %w[%i] : memref<?xf32>
+      memref.store %wi, %out[%ty] : memref<?xf32>
     }
     scf.for %i = %c0 to %n step %c1 {
+      %wi = memref.load %w[%i] : memref<?xf32>
       %v = memref.load %out[%i] : memref<?xf32>
-      memref.store %v, %in[%i] : memref<?xf32>
+      %s = arith.addf %v, %wi : f32
+      memref.store %s, %in[%i] : memref<?xf32>
     }
     scf.for %i = %c0 to %m step %c1 {
-      memref.store %one, %out[%c0] : memref<?xf32>
+      %wi = memref.load %w[%i] : memref<?xf32>
+      memref.store %wi, %out[%c0] : memref<?xf32>
     }
     scf.for %i = %c0 to %m step %c2 {
-      memref.store %one, %out[%c1] : memref<?xf32>
+      %wi = memref.load %w[%i] : memref<?xf32>
+      memref.store %wi, %out[%c1] : memref<?xf32>
     }
     scf.for %i = %c0 to %n step %c2 {
-      memref.store %one, %in[%i] : memref<?xf32>
+      %wi = memref.load %w[%i] : memref<?xf32>
+      memref.store %wi, %in[%i] : memref<?xf32>
     }
     scf.for %i = %c0 to %n step %c2 {
+      %wi = memref.load %w[%i] : memref<?xf32>
       %j = arith.addi %i, %c1 : index
-      memref.store %one, %in[%j] : memref<?xf32>
+      memref.store %wi, %in[%j] : memref<?xf32>
     }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Worth it only where the iterations share work. Two points' window loops
+// of a constant trip count, each loading the same weight (computed from
+// the tap through equal but distinct ops), fuse; two points' loops that
+// share only integer arithmetic (each loads its own pixels: a disparity
+// search's windows) stay apart, as do loops sharing nothing.
+// CHECK-LABEL: func.func @worth
+// CHECK: %[[R:.+]]:2 = scf.for %[[I:.+]] = %c0 to %c9 step %c1
+// CHECK: memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CHECK: memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CHECK: scf.yield
+// CHECK: scf.for %{{.+}} = %c0 to %c9 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK: scf.for %{{.+}} = %c0 to %c9 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK-NOT: scf.for
+// CHECK: gpu.terminator
+func.func @worth(%in: memref<?x?xf32>, %w: memref<?xf32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x1 = arith.addi %tx, %c32 : index
+    %a = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %i2 = arith.muli %i, %i : index
+      %wi = memref.load %w[%i2] : memref<?xf32>
+      %xi = arith.addi %tx, %i : index
+      %v = memref.load %in[%ty, %xi] : memref<?x?xf32>
+      %s = math.fma %wi, %v, %acc : f32
+      scf.yield %s : f32
+    }
+    memref.store %a, %out[%ty, %tx] : memref<?x?xf32>
+    %b = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %i2 = arith.muli %i, %i : index
+      %wi = memref.load %w[%i2] : memref<?xf32>
+      %xi = arith.addi %x1, %i : index
+      %v = memref.load %in[%ty, %xi] : memref<?x?xf32>
+      %s = math.fma %wi, %v, %acc : f32
+      scf.yield %s : f32
+    }
+    memref.store %b, %out[%ty, %x1] : memref<?x?xf32>
+    %c = scf.for %d = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %xd = arith.subi %tx, %d : index
+      %v = memref.load %in[%ty, %xd] : memref<?x?xf32>
+      %s = arith.addf %acc, %v : f32
+      scf.yield %s : f32
+    }
+    memref.store %c, %out[%tx, %ty] : memref<?x?xf32>
+    %e = scf.for %d = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %xd = arith.subi %x1, %d : index
+      %v = memref.load %in[%ty, %xd] : memref<?x?xf32>
+      %s = arith.addf %acc, %v : f32
+      scf.yield %s : f32
+    }
+    memref.store %e, %out[%x1, %ty] : memref<?x?xf32>
     gpu.terminator
   }
   return

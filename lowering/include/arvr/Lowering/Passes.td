@@ -381,8 +381,8 @@ def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
 def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
   let summary = "Fuse a thread's sibling loops with equal bounds in a gpu.launch";
   let description = [{
-    A thread computing several points with reductions whose extent is known
-    only at run time runs one `scf.for` per point with the same bounds. In
+    A thread computing several points with reductions over the same taps
+    runs one `scf.for` per point (and channel) with the same bounds. In
     the body of each `gpu.launch`, sibling loops whose lower bounds, upper
     bounds and steps are equal (the same values, or the same pure
     computation of the same values) become one loop
@@ -397,8 +397,13 @@ def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
     that differ by a nonzero constant in a dimension whose index neither
     loop changes. Views of the launch's dynamic shared memory count as one
     buffer; any other memory effect (a barrier, a call) prevents the
-    fusion. Only loops whose trip count is not a compile-time constant
-    fuse (a constant one is left to the unrolling and to LLVM).
+    fusion. Worth it only where the iterations share work: an op of the
+    second loop's body (nested loops included) computes what one of the
+    first's does (operands equivalent, or such ops' results, induction
+    variables and carried values paired) and is a load or has a
+    floating-point result. Loops sharing only integer arithmetic (each
+    point's own addresses: a disparity search's windows) stay apart, as
+    do loops sharing nothing.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
