@@ -246,6 +246,9 @@ void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,
   pm.addPass(createCanonicalizerPass());
   // As in the GPU pipeline, once the weights are constants.
   pm.addPass(createArvrRedundantClamps());
+  // A point's loops over the same taps as one, where they share work (a
+  // bilateral neighbour's weight, once for the three channels).
+  pm.addPass(createArvrFuseSiblingLoops());
   pm.addNestedPass<func::FuncOp>(createArvrCpuInterior());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());

@@ -7,16 +7,18 @@
 // share (a tap's weight, loaded or computed from the tap; a bilateral
 // filter's weight of a neighbour, the same for the three channels) is done
 // once per loop, the loop's counting and branching once per point. This
-// pass fuses such sibling `scf.for` loops in the body of a `gpu.launch`
-// into one loop whose body does each point's iteration in turn (MLIR's
-// `fuseIndependentSiblingForLoops`), so that CSE and LLVM share it.
-// Repeated to a fixed point: fused channel loops make their tap loops
-// siblings.
+// pass fuses such sibling `scf.for` loops anywhere in a function (the body
+// of a `gpu.launch` on the GPU; a point's, on the CPU) into one loop whose
+// body does each point's iteration in turn (MLIR's
+// `fuseIndependentSiblingForLoops`), so that CSE and LLVM share it; each
+// accumulator sees the same operations in the same order, so CPU and GPU
+// results stay the same bits. Repeated to a fixed point: fused channel
+// loops make their tap loops siblings.
 //
 // Only where the iterations share work (`sharesWork`): loops sharing only
 // integer arithmetic only grow their body (stereo SAD's disparity loops,
 // fused: 2.2x slower on an H100; the bilateral filter's window loops,
-// fused: 2.5x faster).
+// fused: 2.5x faster there, 3.9x on the CPU).
 //
 // Two loops fuse when their bounds and steps are equal (the same values,
 // or the same pure computation of them), their initial values are known
@@ -35,7 +37,6 @@
 #include "../Utils/Aliasing.h"
 #include "arvr/Lowering/Passes.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -43,6 +44,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -265,10 +267,10 @@ static scf::ForOp tryFuse(scf::ForOp target, scf::ForOp source,
   return fuseIndependentSiblingForLoops(target, source, rewriter);
 }
 
-/// Fuses one pair of sibling loops in `launch`; whether it did.
-static bool fuseOnePair(gpu::LaunchOp launch, RewriterBase &rewriter) {
+/// Fuses one pair of sibling loops in `region`; whether it did.
+static bool fuseOnePair(Region &region, RewriterBase &rewriter) {
   SmallVector<Block *> blocks;
-  launch.getBody().walk([&](Block *block) { blocks.push_back(block); });
+  region.walk([&](Block *block) { blocks.push_back(block); });
   for (Block *block : blocks) {
     SmallVector<scf::ForOp> loops(block->getOps<scf::ForOp>());
     for (size_t i = 0; i < loops.size(); ++i)
@@ -283,10 +285,9 @@ struct ArvrFuseSiblingLoopsPass
     : public arvr::impl::ArvrFuseSiblingLoopsBase<ArvrFuseSiblingLoopsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    getOperation().walk([&](gpu::LaunchOp launch) {
-      while (fuseOnePair(launch, rewriter)) {
+    for (auto func : getOperation().getOps<FunctionOpInterface>())
+      while (fuseOnePair(func.getFunctionBody(), rewriter)) {
       }
-    });
   }
 };
 

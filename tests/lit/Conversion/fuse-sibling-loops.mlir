@@ -178,3 +178,42 @@ func.func @worth(%in: memref<?x?xf32>, %w: memref<?xf32>, %out: memref<?x?xf32>)
   }
   return
 }
+
+// -----
+
+// Outside a gpu.launch too (the CPU pipeline: a point's body): two
+// channels' sums, each computing a neighbour's weight, as one loop (the
+// weight then computed once, by CSE).
+// CHECK-LABEL: func.func @on_cpu
+// CHECK: %[[R:.+]]:2 = scf.for %{{.+}} = %c0 to %c9 step %c1
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: memref.store %[[R]]#0
+// CHECK: memref.store %[[R]]#1
+func.func @on_cpu(%in: memref<?x?x2xf32>, %out: memref<?x?x2xf32>, %x: index, %y: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  %a = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %xi = arith.addi %x, %i : index
+    %d = memref.load %in[%y, %xi, %c0] : memref<?x?x2xf32>
+    %w = math.exp %d : f32
+    %v = memref.load %in[%y, %xi, %c0] : memref<?x?x2xf32>
+    %s = math.fma %w, %v, %acc : f32
+    scf.yield %s : f32
+  }
+  %b = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %xi = arith.addi %x, %i : index
+    %d = memref.load %in[%y, %xi, %c0] : memref<?x?x2xf32>
+    %w = math.exp %d : f32
+    %v = memref.load %in[%y, %xi, %c1] : memref<?x?x2xf32>
+    %s = math.fma %w, %v, %acc : f32
+    scf.yield %s : f32
+  }
+  memref.store %a, %out[%y, %x, %c0] : memref<?x?x2xf32>
+  memref.store %b, %out[%y, %x, %c1] : memref<?x?x2xf32>
+  return
+}

@@ -379,11 +379,12 @@ def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
 }
 
 def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
-  let summary = "Fuse a thread's sibling loops with equal bounds in a gpu.launch";
+  let summary = "Fuse a point's sibling loops with equal bounds where they share work";
   let description = [{
     A thread computing several points with reductions over the same taps
     runs one `scf.for` per point (and channel) with the same bounds. In
-    the body of each `gpu.launch`, sibling loops whose lower bounds, upper
+    each function (on the GPU, the bodies of its `gpu.launch` ops; on the
+    CPU, a point's body in its loops), sibling loops whose lower bounds, upper
     bounds and steps are equal (the same values, or the same pure
     computation of the same values) become one loop
     (`fuseIndependentSiblingForLoops`) doing each point's iteration in
