@@ -57,16 +57,24 @@ using namespace mlir;
 
 namespace {
 
+/// Whether ops `x` and `y` are the same operation up to their operands:
+/// name, attributes, operand count, result types and region count.
+static bool sameOperation(Operation *x, Operation *y) {
+  return x->getName() == y->getName() &&
+         x->getAttrDictionary() == y->getAttrDictionary() &&
+         x->getNumOperands() == y->getNumOperands() &&
+         x->getResultTypes() == y->getResultTypes() &&
+         x->getNumRegions() == y->getNumRegions();
+}
+
 /// Whether `a` and `b` are the same value or the same pure computation of
 /// the same values.
 static bool equivalent(Value a, Value b, int depth = 0) {
   if (a == b)
     return true;
   Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-  if (!x || !y || depth > 8 || x->getName() != y->getName() ||
-      x->getNumRegions() || y->getNumRegions() || !isMemoryEffectFree(x) ||
-      x->getAttrDictionary() != y->getAttrDictionary() ||
-      x->getNumOperands() != y->getNumOperands() ||
+  if (!x || !y || depth > 8 || !sameOperation(x, y) || x->getNumRegions() ||
+      !isMemoryEffectFree(x) ||
       cast<OpResult>(a).getResultNumber() !=
           cast<OpResult>(b).getResultNumber())
     return false;
@@ -163,10 +171,7 @@ static bool sharesWork(scf::ForOp target, scf::ForOp source) {
     if (shared || y->hasTrait<OpTrait::IsTerminator>())
       return;
     for (Operation *x : candidates[y->getName()]) {
-      if (x->getAttrDictionary() != y->getAttrDictionary() ||
-          x->getNumOperands() != y->getNumOperands() ||
-          x->getResultTypes() != y->getResultTypes() ||
-          x->getNumRegions() != y->getNumRegions() ||
+      if (!sameOperation(x, y) ||
           !llvm::all_of(llvm::zip(x->getOperands(), y->getOperands()),
                         [&](auto pair) {
                           auto [p, q] = pair;
