@@ -162,6 +162,11 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   mapping.blockY = options.blockY;
   pm.addPass(createArvrMapToGPU(mapping));
   pm.addPass(createBottomUpCanonicalizer());
+  // Values computed alike as one: stages' extents written alike (a level's
+  // (w + 1) / 2 and its reader's), the loads and arithmetic a stage's
+  // channels repeat. The bounds analysis compares values, so the in-range
+  // proofs below see a read of a stage at its own point as inside it.
+  pm.addPass(createCSEPass());
   // Clamps proved idle go (u8_sat of normalised weights over bytes), once
   // the weights are constants; the values do not change.
   pm.addPass(createArvrRedundantClamps());
