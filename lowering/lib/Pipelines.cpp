@@ -26,7 +26,6 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -168,9 +167,6 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // channels repeat. The bounds analysis compares values, so the in-range
   // proofs below see a read of a stage at its own point as inside it.
   pm.addPass(createCSEPass());
-  // Comparisons an integer range analysis decides (a thread's index against
-  // zero, a block's last point against a bound it cannot reach) folded.
-  pm.addPass(arith::createIntRangeOptimizationsPass());
   // Clamps proved idle go (u8_sat of normalised weights over bytes), once
   // the weights are constants; the values do not change.
   pm.addPass(createArvrRedundantClamps());
