@@ -187,8 +187,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // memory so that each store instruction writes contiguous bytes.
   pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
-  // What the fused loops and the versions repeat (a neighbour's bytes read
-  // for each channel's weight) once, before it is hoisted.
+  // What the fused loops repeat (a border neighbour's mirrored coordinates,
+  // computed for each of a point's sums) once, before it is hoisted.
   pm.addPass(createCSEPass());
   // What is computed from parameters alone, once per thread rather than
   // once per point, channel and version (interior, border).
