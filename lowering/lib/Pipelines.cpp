@@ -164,8 +164,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createBottomUpCanonicalizer());
   // Values computed alike as one: stages' extents written alike (a level's
   // (w + 1) / 2 and its reader's), the loads and arithmetic a stage's
-  // channels repeat. The bounds analysis compares values, so the in-range
-  // proofs below see a read of a stage at its own point as inside it.
+  // channels repeat. The bounds analysis compares values: a read of a
+  // stage at its reader's own point is then tested against the bound the
+  // loop already tests, and a repeated mirror computation is done once.
   pm.addPass(createCSEPass());
   // Clamps proved idle go (u8_sat of normalised weights over bytes), once
   // the weights are constants; the values do not change.
