@@ -94,6 +94,12 @@ LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
              << name << "' is a unit attribute on a func.func";
     return success();
   }
+  if (name == kThreadPointsAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || opName != "scf.for")
+      return op->emitError("'")
+             << name << "' is a unit attribute on an scf.for";
+    return success();
+  }
   if (isMark(name)) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("'") << name << "' is a unit attribute (a mark)";

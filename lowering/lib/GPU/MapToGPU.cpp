@@ -5,7 +5,9 @@
 // its rows (or runs `pixels` times along x, a block's width apart: a
 // schedule's gpu_pixels), each point guarded by the loop range; the block
 // is the `block` of the loop's `arvr.schedule` (a schedule's gpu_tile) or
-// the pass's default. A stage in shared memory is fused into its reader.
+// the pass's default. A thread's points are a nest of scf.for loops marked
+// `arvr.thread_points`, which arvr-specialize-interior unrolls in the
+// interior version. A stage in shared memory is fused into its reader.
 // First, loops of one iteration are inlined and constants folded (scf.for's
 // canonical patterns only), so that the copies of a body for a thread's
 // points are small.
@@ -67,32 +69,6 @@ static bool isShared(scf::ParallelOp loop) {
   return schedule && schedule.getShared();
 }
 
-/// The points a thread computes: `rows` consecutive rows from `y0`, and in
-/// each `pixels` runs of `run` consecutive points from `x0`, the runs
-/// `step` apart.
-static SmallVector<std::pair<Value, Value>>
-threadPoints(PatternRewriter &rewriter, Location loc, Value y0, Value x0,
-             int64_t rows, int64_t pixels, int64_t run, Value step) {
-  auto plus = [&](Value base, Value offset) -> Value {
-    return arith::AddIOp::create(rewriter, loc, base, offset);
-  };
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  SmallVector<std::pair<Value, Value>> points;
-  for (int64_t r = 0; r < rows; ++r) {
-    Value y = r ? plus(y0, index(r)) : y0;
-    for (int64_t p = 0; p < pixels; ++p) {
-      Value start =
-          p ? plus(x0, arith::MulIOp::create(rewriter, loc, step, index(p)))
-            : x0;
-      for (int64_t k = 0; k < run; ++k)
-        points.push_back({y, k ? plus(start, index(k)) : start});
-    }
-  }
-  return points;
-}
-
 /// Budgets, in ops per thread (the loop body's ops times the points a
 /// thread computes), for runs that fill 16-byte vectors and for runs that
 /// fill 4-byte words: beyond them a longer run costs more compile time and
@@ -146,43 +122,67 @@ static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
   return 1;
 }
 
-/// Puts a loop's `body` (taking (y, x)) at the insertion point once per
-/// point of `points`, each under `y < rows && x < cols` (a guard marked as
-/// boundary handling: arvr-specialize-interior drops it in blocks inside
-/// the range, and the points' common work, reads of the same pixels, then
-/// merges). `fixup` runs on the first copy, before it is cloned for the
-/// others.
+/// The points a thread computes: `rows` consecutive rows from `y0`, and in
+/// each `pixels` runs of `run` consecutive points from `x0`, the runs `step`
+/// apart.
+struct ThreadPoints {
+  Value y0, x0;
+  int64_t rows, pixels, run;
+  Value step;
+};
+
+/// Puts a loop's `body` (taking (y, x)) at the insertion point for each of
+/// `points`, under `y < rows && x < cols` (a guard marked as boundary
+/// handling), in a nest of scf.for loops over the thread's rows, runs and
+/// run's points (those of more than one iteration), each marked
+/// `arvr.thread_points`: arvr-specialize-interior unrolls them where it
+/// proves the guards and the other boundary handling away, so that the
+/// points' common work (reads of the same pixels) merges there, and leaves
+/// them loops in the border version, one copy of the body with its
+/// boundary handling instead of one a point. `fixup` runs on the body once
+/// it is in place. The insertion point ends after the nest.
 static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
-                       ArrayRef<std::pair<Value, Value>> points, Value rows,
-                       Value cols, function_ref<void()> fixup) {
-  SmallVector<scf::IfOp> guards;
-  for (auto [y, x] : points) {
-    Value inRange = arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y,
-                              rows),
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x,
-                              cols));
-    guards.push_back(scf::IfOp::create(rewriter, loc, inRange,
-                                       /*withElseRegion=*/false));
-    guards.back()->setAttr(arvr::kBoundaryAttrName, rewriter.getUnitAttr());
-    rewriter.setInsertionPointAfter(guards.back());
-  }
-  Block *first = guards.front().thenBlock();
+                       const ThreadPoints &points, Value rows, Value cols,
+                       function_ref<void()> fixup) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Operation *outermost = nullptr;
+  // The variable of a loop over `count` points (inserting into its body),
+  // or null for one.
+  auto over = [&](int64_t count) -> Value {
+    if (count == 1)
+      return {};
+    auto loop =
+        scf::ForOp::create(rewriter, loc, index(0), index(count), index(1));
+    loop->setAttr(arvr::ArvrDialect::kThreadPointsAttrName,
+                  rewriter.getUnitAttr());
+    if (!outermost)
+      outermost = loop;
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    return loop.getInductionVar();
+  };
+  Value y = points.y0, x = points.x0;
+  if (Value r = over(points.rows))
+    y = arith::AddIOp::create(rewriter, loc, y, r);
+  if (Value p = over(points.pixels))
+    x = arith::AddIOp::create(
+        rewriter, loc, x, arith::MulIOp::create(rewriter, loc, points.step, p));
+  if (Value k = over(points.run))
+    x = arith::AddIOp::create(rewriter, loc, x, k);
+  Value inRange = arith::AndIOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, y, rows),
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, x, cols));
+  auto guard = scf::IfOp::create(rewriter, loc, inRange,
+                                 /*withElseRegion=*/false);
+  guard->setAttr(arvr::kBoundaryAttrName, rewriter.getUnitAttr());
   rewriter.eraseOp(body->getTerminator());
-  auto [y0, x0] = points.front();
-  rewriter.inlineBlockBefore(body, first->getTerminator(), ValueRange{y0, x0});
+  rewriter.inlineBlockBefore(body, guard.thenBlock()->getTerminator(),
+                             ValueRange{y, x});
   if (fixup)
     fixup();
-  for (size_t k = 1; k < points.size(); ++k) {
-    IRMapping mapping;
-    mapping.map(y0, points[k].first);
-    mapping.map(x0, points[k].second);
-    rewriter.setInsertionPoint(guards[k].thenBlock()->getTerminator());
-    for (Operation &op : first->without_terminator())
-      rewriter.clone(op, mapping);
-  }
-  rewriter.setInsertionPointAfter(guards.back());
+  rewriter.setInsertionPointAfter(outermost ? outermost : guard.getOperation());
 }
 
 /// Names the kernel `launch` will be outlined into after the function and
@@ -281,9 +281,8 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
             rewriter, loc, launch.getThreadIds().y,
             arith::ConstantIndexOp::create(rewriter, loc, rowsPerThread)));
     emitPoints(rewriter, loc, loop.getBody(),
-               threadPoints(
-                   rewriter, loc, y, x, rowsPerThread, pixels, run,
-                   arith::ConstantIndexOp::create(rewriter, loc, blockX * run)),
+               {y, x, rowsPerThread, pixels, run,
+                arith::ConstantIndexOp::create(rewriter, loc, blockX * run)},
                rowsEnd, colsEnd, nullptr);
     gpu::TerminatorOp::create(rewriter, loc);
     rewriter.eraseOp(loop);
@@ -752,9 +751,8 @@ struct SharedStageToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Value x = arith::AddIOp::create(rewriter, loc, col0, tx);
     SharedMember &root = members.back();
     emitPoints(rewriter, loc, reader.getBody(),
-               threadPoints(rewriter, loc, y, x, rowsPerThread, pixels,
-                            /*run=*/1, blockSizeX),
-               rows, cols, [&] {
+               {y, x, rowsPerThread, pixels, /*run=*/1, blockSizeX}, rows, cols,
+               [&] {
                  readTile(rewriter, loc, root.pair.loads, root.tile,
                           root.planar, row0, col0);
                });

@@ -49,11 +49,17 @@
 // through floats. Values do not change: an op replaced computes, for the
 // points it is proved for, what it computed before.
 //
+// Then the loops over a thread's points arvr-map-to-gpu made (marked
+// `arvr.thread_points`) are unrolled, but in the border versions, which
+// keep one copy of the body and its boundary handling for all of a
+// thread's points.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/InteriorBounds.h"
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -149,6 +155,38 @@ void specialize(gpu::LaunchOp launch) {
       versionInterior(phaseFirst, bounds, b, end);
 }
 
+/// Whether `op` is in the border version (the else branch) of one of its
+/// launch's splits.
+bool inBorder(Operation *op, gpu::LaunchOp launch) {
+  for (Operation *parent = op->getParentOp(); parent != launch;
+       parent = parent->getParentOp())
+    if (auto split = dyn_cast<scf::IfOp>(parent);
+        split && split->hasAttr(arvr::kInteriorAttrName) &&
+        split.getElseRegion().isAncestor(op->getParentRegion()))
+      return true;
+  return false;
+}
+
+/// Unrolls the loops over a thread's points (arvr-map-to-gpu's, marked
+/// `arvr.thread_points`) of `launch` but those of its border versions: a
+/// point's copy there, without its boundary handling, shares its reads and
+/// their addresses with its neighbours' (which arvr-reuse-loads and
+/// arvr-wide-access then merge). A border version keeps its loops, one
+/// copy of the body and its boundary handling for all the points. Inner
+/// loops first.
+void unrollPoints(gpu::LaunchOp launch) {
+  SmallVector<scf::ForOp> loops;
+  launch.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(arvr::ArvrDialect::kThreadPointsAttrName))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    loop->removeAttr(arvr::ArvrDialect::kThreadPointsAttrName);
+    if (!inBorder(loop, launch))
+      (void)loopUnrollFull(loop);
+  }
+}
+
 struct ArvrSpecializeInteriorPass
     : public arvr::impl::ArvrSpecializeInteriorBase<
           ArvrSpecializeInteriorPass> {
@@ -156,8 +194,10 @@ struct ArvrSpecializeInteriorPass
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(
         [&](gpu::LaunchOp launch) { launches.push_back(launch); });
-    for (gpu::LaunchOp launch : launches)
+    for (gpu::LaunchOp launch : launches) {
       specialize(launch);
+      unrollPoints(launch);
+    }
     // Marks outside any launch (a CPU pipeline's loops) are dropped too,
     // so that no later pass mistakes them for anything.
     getOperation().walk(

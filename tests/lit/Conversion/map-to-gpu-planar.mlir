@@ -28,6 +28,8 @@
 // CHECK: memref.load %[[BYTES]][%[[C2]], %{{.+}}, %{{.+}}]
 // CHECK: memref.store %{{.+}}, %[[TILE]][%[[C2]], %{{.+}}, %{{.+}}]
 // CHECK: gpu.barrier
+// The reader: a loop over the thread's 16 rows, then its channels.
+// CHECK: scf.for %{{.+}} = %c0 to %c16 step %c1 {
 // CHECK: scf.for %[[C3:.+]] = %c0 to %{{.+}} step %c1 {
 // CHECK: memref.load %[[TILE]][%[[C3]], %{{.+}}, %{{.+}}]
 // CHECK: memref.load %[[TILE]][%[[C3]], %{{.+}}, %{{.+}}]

@@ -12,8 +12,9 @@
 // BADROWS: error: rows per thread must be at least 1
 
 // By default each thread computes two consecutive rows: the grid covers 8
-// rows per block, and a thread's second point is the row below its first,
-// each under its own guard.
+// rows per block, and a loop over the thread's rows (marked
+// arvr.thread_points, for arvr-specialize-interior to unroll) holds one
+// copy of the body, under the point's guard.
 // ROWS-LABEL: func.func @copy
 // ROWS-DAG: %[[TY:.+]] = arith.constant 8 : index
 // ROWS-DAG: %[[TWO:.+]] = arith.constant 2 : index
@@ -22,12 +23,14 @@
 // ROWS-DAG: %[[Y0:.+]] = arith.muli %[[BIDY]], %[[TY]]
 // ROWS-DAG: %[[YT:.+]] = arith.muli %[[TIDY]], %[[TWO]]
 // ROWS: %[[Y:.+]] = arith.addi %[[Y0]], %[[YT]]
-// ROWS: %[[Y1:.+]] = arith.addi %[[Y]], %{{.+}}
+// ROWS: scf.for %[[R:.+]] = %{{.+}} to %[[TWO]] step
+// ROWS: %[[YR:.+]] = arith.addi %[[Y]], %[[R]]
+// ROWS: arith.cmpi slt, %[[YR]]
 // ROWS: scf.if
-// ROWS: memref.store %{{.+}}, %{{.+}}[%[[Y]],
-// ROWS: scf.if
-// ROWS: memref.store %{{.+}}, %{{.+}}[%[[Y1]],
-// ROWS: gpu.terminator
+// ROWS: memref.store %{{.+}}, %{{.+}}[%[[YR]],
+// ROWS-NOT: memref.store
+// ROWS: } {arvr.thread_points}
+// ROWS-NEXT: gpu.terminator
 
 // CHECK-LABEL: func.func @copy
 // CHECK-SAME: (%[[IN:[^:]+]]: memref<?x?x?xi8>, %[[OUT:[^:]+]]: memref<?x?x?xi8>, %[[H:[^:]+]]: index, %[[W:[^:]+]]: index, %[[C:[^:]+]]: index)
@@ -82,8 +85,8 @@ func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
 // BAD: error: block of 64x64 threads is not a valid CUDA block (1 to 1024 threads)
 
 // gpu_pixels 3: each thread computes three points of its row, a block's
-// width (16) apart; the grid covers 48 columns per block; each point has
-// its own guard.
+// width (16) apart, in a loop; the grid covers 48 columns per block; each
+// point is guarded.
 // CHECK-LABEL: func.func @pixels
 // CHECK-SAME: (%[[POUT:[^:]+]]: memref<?x?xi8>, %[[PH:[^:]+]]: index, %[[PW:[^:]+]]: index)
 // CHECK-DAG: %[[PBX:.+]] = arith.constant 16 : index
@@ -93,17 +96,15 @@ func.func @tiled(%out: memref<?x?xi8>, %h: index, %w: index) {
 // CHECK: %[[PX0:.+]] = arith.muli %[[PBIDX]], %[[TILE]]
 // CHECK: %[[PX:.+]] = arith.addi %[[PX0]], %[[PTIDX]]
 // CHECK: %[[PY:.+]] = arith.addi
-// CHECK: %[[PX1:.+]] = arith.addi %[[PX]], %{{.+}}
-// CHECK: %[[PX2:.+]] = arith.addi %[[PX]], %{{.+}}
-// CHECK: arith.cmpi slt, %[[PX]], %[[PW]]
+// CHECK: scf.for %[[P:.+]] = %{{.+}} to %[[THREE:[^ ]+]] step
+// CHECK: %[[PSTEP:.+]] = arith.muli %[[P]], %[[PBX]]
+// CHECK: %[[PXP:.+]] = arith.addi %[[PX]], %[[PSTEP]]
+// CHECK: arith.cmpi slt, %[[PXP]], %[[PW]]
 // CHECK: scf.if
-// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX]]]
-// CHECK: arith.cmpi slt, %[[PX1]], %[[PW]]
-// CHECK: scf.if
-// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX1]]]
-// CHECK: scf.if
-// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PX2]]]
-// CHECK: gpu.terminator
+// CHECK: memref.store %{{.+}}, %[[POUT]][%[[PY]], %[[PXP]]]
+// CHECK-NOT: memref.store
+// CHECK: } {arvr.thread_points}
+// CHECK-NEXT: gpu.terminator
 func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -129,15 +130,20 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
 // AUTO-DAG: %[[X0:.+]] = arith.muli %[[BIDX]], %[[TILE]]
 // AUTO-DAG: %[[XT:.+]] = arith.muli %[[TIDX]], %[[STEP]]
 // AUTO: %[[X:.+]] = arith.addi %[[X0]], %[[XT]]
-// AUTO-COUNT-15: arith.addi %[[X]], %{{.+}}
+// AUTO: scf.for %[[K:.+]] = %{{.+}} to %[[STEP]] step
+// AUTO: %[[XK:.+]] = arith.addi %[[X]], %[[K]]
 // AUTO: scf.if
-// AUTO: memref.store %{{.+}}, %{{.+}}[%{{.+}}, %[[X]], %{{.+}}]
+// AUTO: memref.store %{{.+}}, %{{.+}}[%{{.+}}, %[[XK]], %{{.+}}]
+// AUTO-NOT: memref.store
+// AUTO: } {arvr.thread_points}
+// AUTO-NEXT: } {arvr.thread_points}
 // RUN4-LABEL: func.func @rgb
 // RUN4-DAG: %[[TILE:.+]] = arith.constant 64 : index
 // RUN4-DAG: %[[BX:.+]] = arith.constant 16 : index
 // RUN4: arith.ceildivsi %{{.+}}, %[[TILE]]
+// RUN4-DAG: %[[FOUR:.+]] = arith.constant 4 : index
 // RUN4: gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %[[BX]],
-// RUN4-COUNT-3: arith.addi %{{.+}}, %{{.+}}
+// RUN4: scf.for %{{.+}} = %{{.+}} to %[[FOUR]] step
 func.func @rgb(%out: memref<?x?x3xi8>, %h: index, %w: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -149,19 +155,19 @@ func.func @rgb(%out: memref<?x?x3xi8>, %h: index, %w: index) {
   return
 }
 
-// Before the body is copied for each of a thread's points, a loop of one
-// iteration (what arvr-unroll-reductions leaves of a sum over a short
-// table) is inlined and its constants folded: each point stores the sum,
-// 1 + 2, and no loop is copied.
+// Before the body is put in the loop over a thread's points (and unrolled
+// in the interior), a loop of one iteration (what arvr-unroll-reductions
+// leaves of a sum over a short table) is inlined and its constants folded:
+// the point stores the sum, 1 + 2, and the only loop is the points'.
 // CHECK-LABEL: func.func @one_iteration
 // CHECK-DAG: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
 // CHECK: gpu.launch
+// CHECK: scf.for
 // CHECK-NOT: scf.for
 // CHECK: memref.store %[[THREE]]
 // CHECK-NOT: scf.for
-// CHECK: memref.store %[[THREE]]
-// CHECK-NOT: scf.for
-// CHECK: gpu.terminator
+// CHECK: } {arvr.thread_points}
+// CHECK-NEXT: gpu.terminator
 func.func @one_iteration(%out: memref<?x?xf32>, %h: index, %w: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -38,10 +38,13 @@
 // CHECK: vector.store
 // CHECK-NOT: vector.store
 // CHECK: } else {
-// The border version, each point guarded, and no other.
-// CHECK-NEXT: scf.if
+// The border version, a loop over the thread's points, each guarded, and
+// no other.
+// CHECK-NEXT: scf.for
+// CHECK: scf.if
 // CHECK-COUNT-3: memref.load %[[IN]]
 // CHECK-COUNT-3: memref.store
+// CHECK-NOT: memref.store
 // CHECK-NOT: } else {
 // CHECK: } {arvr.interior}
 func.func @rgb_swap(%in: memref<?x?x3xi8>, %out: memref<?x?x3xi8>, %h: index, %w: index) {

@@ -42,6 +42,11 @@ def Arvr_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInteriorAttrName = "arvr.interior";
     static constexpr ::llvm::StringLiteral kChannelInRangeAttrName =
         "arvr.channel_in_range";
+    /// On an scf.for over some of a thread's points (arvr-map-to-gpu):
+    /// unrolled where the boundary handling is gone, a loop elsewhere
+    /// (arvr-specialize-interior).
+    static constexpr ::llvm::StringLiteral kThreadPointsAttrName =
+        "arvr.thread_points";
     /// On a host function: its launches take a batch of frames stacked,
     /// the frame as the grid's z (arvr-batch-frames).
     static constexpr ::llvm::StringLiteral kFramesInGridZAttrName =

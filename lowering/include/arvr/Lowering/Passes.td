@@ -147,7 +147,12 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     `r < rows-per-thread`, each when it lies inside the range (a guard
     marked `arvr.boundary`); with `columns-per-thread = n`, x becomes
     `bx * block-x * n + tx * n + k` for `k < n`, a run of consecutive
-    points. By default (0) the run is chosen per loop from what it stores
+    points. A thread's points are a nest of `scf.for` loops over its rows,
+    its runs and a run's points (those of more than one iteration), each
+    marked `arvr.thread_points`, around one copy of the loop's body:
+    `arvr-specialize-interior` unrolls them in its interior versions and
+    leaves them loops in its border versions.
+    By default (0) the run is chosen per loop from what it stores
     and what its body costs: enough points for the bytes a thread stores
     per row to be whole 16-byte vectors (16 points of 3- or 1-byte pixels)
     while the body's ops times the thread's points stay within 2560;
@@ -251,7 +256,13 @@ def ArvrSpecializeInterior
     the block (no divergence around a barrier).
     Values do not change. Marked ops
     whose operands escape the arithmetic (a coordinate computed from
-    floats) stay in both versions. The marks are removed. Run after
+    floats) stay in both versions. Then the loops over a thread's points
+    (`arvr.thread_points`, from `arvr-map-to-gpu`) are unrolled, inner
+    first, but in the border versions: there one copy of the body and its
+    boundary handling serves all of a thread's points (NV12's 32 points a
+    thread: its kernel's PTX 2109 -> 915 lines), while in the
+    interior the points' copies share their reads (`arvr-reuse-loads`,
+    `arvr-wide-access`). The marks are removed. Run after
     `arvr-map-to-gpu` and canonicalisation, before outlining.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
