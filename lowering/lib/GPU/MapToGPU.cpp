@@ -7,10 +7,10 @@
 // is the `block` of the loop's `arvr.schedule` (a schedule's gpu_tile) or
 // the pass's default. A thread's points are a nest of scf.for loops marked
 // `arvr.thread_points`, which arvr-specialize-interior unrolls in the
-// interior version. A stage in shared memory is fused into its reader.
-// First, loops of one iteration are inlined and constants folded (scf.for's
-// canonical patterns only), so that the copies of a body for a thread's
-// points are small.
+// interior version (and in the border version where they are few). A stage in
+// shared memory is fused into its reader. First, loops of one iteration are
+// inlined and constants folded (scf.for's canonical patterns only), so that the
+// copies of a body for a thread's points are small.
 //
 // Preconditions: the loops start at 0 with step 1 and produce no results
 // (what convert-arvr-to-loops emits). Afterwards the module is a
@@ -138,9 +138,9 @@ struct ThreadPoints {
 /// `arvr.thread_points`: arvr-specialize-interior unrolls them where it
 /// proves the guards and the other boundary handling away, so that the
 /// points' common work (reads of the same pixels) merges there, and leaves
-/// them loops in the border version, one copy of the body with its
-/// boundary handling instead of one a point. `fixup` runs on the body once
-/// it is in place. The insertion point ends after the nest.
+/// a nest of many points a loop in the border version, one copy of the
+/// body with its boundary handling instead of one a point. `fixup` runs on the
+/// body once it is in place. The insertion point ends after the nest.
 static void emitPoints(PatternRewriter &rewriter, Location loc, Block *body,
                        const ThreadPoints &points, Value rows, Value cols,
                        function_ref<void()> fixup) {

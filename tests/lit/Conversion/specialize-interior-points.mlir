@@ -3,9 +3,22 @@
 // of the stage's body; arvr-specialize-interior unrolls them in the
 // interior version, where the boundary handling is gone, and leaves them
 // loops in the border version: one copy of the body with its mirror tests
-// for the thread's eight points, not eight.
+// for the thread's eight points, not eight. A nest of fewer than eight
+// points (here 4 columns of one row) is unrolled in the border too.
 // RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=2" | FileCheck %s --check-prefix=MAP
 // RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=2" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
+
+// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=1" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s --check-prefix=FEW
+
+// FEW-LABEL: func.func @blur3
+// FEW: scf.if %{{.+}} {
+// FEW-NOT: scf.for
+// FEW-COUNT-4: memref.store
+// FEW: } else {
+// FEW-NOT: scf.for
+// FEW-COUNT-4: memref.store
+// FEW-NOT: memref.store
+// FEW: gpu.terminator
 
 // MAP-LABEL: func.func @blur3
 // MAP: gpu.launch
