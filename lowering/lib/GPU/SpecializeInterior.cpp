@@ -50,7 +50,7 @@
 // points it is proved for, what it computed before.
 //
 // Then the loops over a thread's points arvr-map-to-gpu made (marked
-// `arvr.thread_points`) are unrolled, but a nest of at least 8 points in a
+// `arvr.thread_points`) are unrolled, but a nest of at least 16 points in a
 // border version, which keeps one copy of the body and its boundary
 // handling for all of the thread's points.
 //
@@ -171,8 +171,10 @@ bool inBorder(Operation *op, gpu::LaunchOp launch) {
 /// loop in a border version: a loop over fewer saves little code and costs
 /// its overhead, and LLVM compiles the kernel around it less well (the
 /// lens's 4 points: 177.2 -> 180.5 instructions a pixel executed in its
-/// interior, 1.4% slower; pyr_down's 2 rows 1.3%; H100, 2026-12-06 04:26).
-constexpr int64_t kMinBorderLoopPoints = 8;
+/// interior, 1.4% slower; pyr_down's levels, 2 rows, and its half and
+/// quarter, 8 points, 1.3% each; NV12's 32 and the Gaussian reader's 16
+/// as fast as unrolled: H100, 2026-12-06 04:26 and 05:27).
+constexpr int64_t kMinBorderLoopPoints = 16;
 
 /// The points of the nest of point loops `outer` heads (the product of
 /// their trip counts).

@@ -1,22 +1,22 @@
-// arvr-map-to-gpu puts a thread's points (here 2 rows of 4 consecutive
+// arvr-map-to-gpu puts a thread's points (here 2 rows of 8 consecutive
 // columns) in a nest of scf.for loops marked arvr.thread_points, one copy
 // of the stage's body; arvr-specialize-interior unrolls them in the
 // interior version, where the boundary handling is gone, and leaves them
 // loops in the border version: one copy of the body with its mirror tests
-// for the thread's eight points, not eight. A nest of fewer than eight
-// points (here 4 columns of one row) is unrolled in the border too.
-// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=2" | FileCheck %s --check-prefix=MAP
-// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=2" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
+// for the thread's 16 points, not 16. A nest of fewer than 16 points (here
+// 2 rows of 4 columns) is unrolled in the border too.
+// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=8 rows-per-thread=2" | FileCheck %s --check-prefix=MAP
+// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=8 rows-per-thread=2" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s
 
-// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=1" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s --check-prefix=FEW
+// RUN: arvr-opt %s --arvr-infer-bounds --convert-arvr-to-loops --arvr-map-to-gpu="columns-per-thread=4 rows-per-thread=2" --canonicalize --arvr-specialize-interior --canonicalize --cse | FileCheck %s --check-prefix=FEW
 
 // FEW-LABEL: func.func @blur3
 // FEW: scf.if %{{.+}} {
 // FEW-NOT: scf.for
-// FEW-COUNT-4: memref.store
+// FEW-COUNT-8: memref.store
 // FEW: } else {
 // FEW-NOT: scf.for
-// FEW-COUNT-4: memref.store
+// FEW-COUNT-8: memref.store
 // FEW-NOT: memref.store
 // FEW: gpu.terminator
 
@@ -37,10 +37,10 @@
 // CHECK-LABEL: func.func @blur3
 // CHECK: gpu.launch
 // CHECK: scf.if %{{.+}} {
-// The interior: the eight points unrolled, no loop, no mirror test.
+// The interior: the 16 points unrolled, no loop, no mirror test.
 // CHECK-NOT: scf.for
 // CHECK-NOT: arith.remsi
-// CHECK-COUNT-8: memref.store
+// CHECK-COUNT-16: memref.store
 // CHECK-NOT: memref.store
 // CHECK: } else {
 // The border: the two loops, one copy of the body, its guard and its

@@ -43,8 +43,8 @@ def Arvr_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kChannelInRangeAttrName =
         "arvr.channel_in_range";
     /// On an scf.for over some of a thread's points (arvr-map-to-gpu):
-    /// unrolled where the boundary handling is gone, a loop elsewhere
-    /// (arvr-specialize-interior).
+    /// unrolled where the boundary handling is gone, and where the nest
+    /// has few points; a loop in a border version (arvr-specialize-interior).
     static constexpr ::llvm::StringLiteral kThreadPointsAttrName =
         "arvr.thread_points";
     /// On a host function: its launches take a batch of frames stacked,

@@ -151,7 +151,7 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
     its runs and a run's points (those of more than one iteration), each
     marked `arvr.thread_points`, around one copy of the loop's body:
     `arvr-specialize-interior` unrolls them in its interior versions and
-    leaves a nest of at least 8 points a loop in its border versions.
+    leaves a nest of at least 16 points a loop in its border versions.
     By default (0) the run is chosen per loop from what it stores
     and what its body costs: enough points for the bytes a thread stores
     per row to be whole 16-byte vectors (16 points of 3- or 1-byte pixels)
@@ -258,13 +258,13 @@ def ArvrSpecializeInterior
     whose operands escape the arithmetic (a coordinate computed from
     floats) stay in both versions. Then the loops over a thread's points
     (`arvr.thread_points`, from `arvr-map-to-gpu`) are unrolled, inner
-    first, but a nest of at least 8 points in a border version: there one
+    first, but a nest of at least 16 points in a border version: there one
     copy of the body and its boundary handling serves all of a thread's
     points (NV12's 32 points a thread: its kernel's PTX 2109 -> 915
     lines), while in the interior the points' copies share their reads
     (`arvr-reuse-loads`, `arvr-wide-access`). A border loop over fewer
-    points saves little code, and the lens's 4 and pyr_down's 2 ran 1.3-1.4%
-    slower with one. The marks are removed. Run after
+    points saves little code, and the lens's 4, pyr_down's 2 and 8 ran
+    1.3-1.4% slower with one. The marks are removed. Run after
     `arvr-map-to-gpu` and canonicalisation, before outlining.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
