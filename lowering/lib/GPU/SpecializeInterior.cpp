@@ -171,9 +171,10 @@ bool inBorder(Operation *op, gpu::LaunchOp launch) {
 /// loop in a border version: a loop over fewer saves little code and costs
 /// its overhead, and LLVM compiles the kernel around it less well (the
 /// lens's 4 points: 177.2 -> 180.5 instructions a pixel executed in its
-/// interior, 1.4% slower; pyr_down's levels, 2 rows, and its half and
-/// quarter, 8 points, 1.3% each; NV12's 32 and the Gaussian reader's 16
-/// as fast as unrolled: H100, 2026-12-06 04:26 and 05:27).
+/// interior, 1.4% slower; pyr_down 1.3% slower with loops for its levels'
+/// 2 rows and its half's and quarter's 8 points, and still 1.3% with the
+/// latter only; NV12's 32 and the Gaussian reader's 16 as fast as
+/// unrolled: H100, 2026-12-06 04:26 and 05:27).
 constexpr int64_t kMinBorderLoopPoints = 16;
 
 /// The points of the nest of point loops `outer` heads (the product of

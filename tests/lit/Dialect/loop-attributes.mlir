@@ -84,6 +84,19 @@ func.func @unroll(%h: index) {
 
 // -----
 
+// A thread's points loop (arvr-map-to-gpu) is an scf.for, the mark a unit.
+func.func @thread_points(%h: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %h step %c1 {
+  } {arvr.thread_points}
+  // expected-error @+1 {{'arvr.thread_points' is a unit attribute on an scf.for}}
+  %m = arith.maxsi %h, %h {arvr.thread_points} : index
+  return
+}
+
+// -----
+
 func.func @mark(%h: index) {
   // expected-error @+1 {{'arvr.boundary' is a unit attribute (a mark)}}
   %m = arith.maxsi %h, %h {arvr.boundary = 1 : i64} : index
