@@ -153,6 +153,10 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
     return;
   }
 
+  // A stage's readers at its own point (a pyramid level stored as an
+  // output) in its loop: one launch, the values stored read from registers.
+  pm.addPass(createArvrFusePointConsumers());
+
   // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module. Mapped
   //    before any canonicalisation, which would fold away the loops of a
   //    stage of one row or one point (a table, a single value) and leave

@@ -15,6 +15,10 @@
 // atom by a bound on the side that keeps the inequality (a floor division by
 // its rational bound, or by the least integer it can be; an image size by
 // 1). A read not proved is an error, with a note saying how far it may go.
+// A read with a boundary mode that is proved inside the same way (a stage
+// read at its reader's own point, over a window of the same size) becomes
+// `in_bounds`: its boundary handling is never emitted, and passes after
+// see a read at the point (arvr-fuse-point-consumers).
 //
 // To stay sound where i32 arithmetic could wrap, forms are kept small
 // (constants below 2^20, coefficients up to 256, images below 2^15 a side),
@@ -568,8 +572,9 @@ private:
           it->second[dim] = join(it->second[dim], coords[dim]);
       return true;
     }
-    if (access.getBoundary() != Boundary::in_bounds)
-      return true;
+    // A read with a boundary mode proved inside needs none: it becomes
+    // `in_bounds`, its boundary handling never emitted.
+    bool handled = access.getBoundary() != Boundary::in_bounds;
     bool hasOrigin = stage && !stage.getOrigin().empty();
     for (unsigned dim = 0; dim < 3; ++dim) {
       // The read must lie in [first, last]: [0, size - 1] for an image,
@@ -584,9 +589,15 @@ private:
       bool below = !provedLE(first, coords[dim].lo);
       if (!below && provedLE(coords[dim].hi, last))
         continue;
+      if (handled)
+        return true;
       reportRead(access, dim, below, below ? coords[dim].lo : coords[dim].hi,
                  below ? first : last);
       return false;
+    }
+    if (handled) {
+      access.setBoundary(Boundary::in_bounds);
+      access.removePaddingAttr();
     }
     return true;
   }

@@ -35,6 +35,7 @@
 
 #include "../Utils/AffineIndex.h"
 #include "../Utils/Aliasing.h"
+#include "../Utils/Equivalence.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -54,66 +55,12 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
+using arvr::Access;
+using arvr::collectAccesses;
+using arvr::equivalent;
+using arvr::sameOperation;
 
 namespace {
-
-/// Whether ops `x` and `y` are the same operation up to their operands:
-/// name, attributes, operand count, result types and region count.
-static bool sameOperation(Operation *x, Operation *y) {
-  return x->getName() == y->getName() &&
-         x->getAttrDictionary() == y->getAttrDictionary() &&
-         x->getNumOperands() == y->getNumOperands() &&
-         x->getResultTypes() == y->getResultTypes() &&
-         x->getNumRegions() == y->getNumRegions();
-}
-
-/// Whether `a` and `b` are the same value or the same pure computation of
-/// the same values.
-static bool equivalent(Value a, Value b, int depth = 0) {
-  if (a == b)
-    return true;
-  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-  if (!x || !y || depth > 8 || !sameOperation(x, y) || x->getNumRegions() ||
-      !isMemoryEffectFree(x) ||
-      cast<OpResult>(a).getResultNumber() !=
-          cast<OpResult>(b).getResultNumber())
-    return false;
-  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
-    if (!equivalent(p, q, depth + 1))
-      return false;
-  return true;
-}
-
-/// One memory access: the memref indexed, its indices, and whether it
-/// writes.
-struct Access {
-  Value memref;
-  ValueRange indices;
-  bool write;
-};
-
-/// Appends the accesses of `op` and what it holds to `accesses`; false if
-/// something in it has another memory effect.
-static bool collectAccesses(Operation *op, SmallVector<Access> &accesses) {
-  WalkResult result = op->walk([&](Operation *inner) {
-    auto add = [&](Value memref, ValueRange indices, bool write) {
-      accesses.push_back({memref, indices, write});
-    };
-    if (auto load = dyn_cast<memref::LoadOp>(inner))
-      add(load.getMemRef(), load.getIndices(), false);
-    else if (auto store = dyn_cast<memref::StoreOp>(inner))
-      add(store.getMemRef(), store.getIndices(), true);
-    else if (auto load = dyn_cast<vector::LoadOp>(inner))
-      add(load.getBase(), load.getIndices(), false);
-    else if (auto store = dyn_cast<vector::StoreOp>(inner))
-      add(store.getBase(), store.getIndices(), true);
-    else if (!isMemoryEffectFree(inner) &&
-             !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !result.wasInterrupted();
-}
 
 /// Whether two writes to one buffer are at indices that differ by a
 /// nonzero constant in a dimension whose index is fixed in `loops`.

@@ -1,8 +1,9 @@
 //===- Aliasing.h - Whether two memrefs may share memory --------*- C++ -*-===//
 //
 // What the passes that reorder or merge memory accesses ask (arvr-reuse-
-// loads, arvr-fuse-sibling-loops): the buffer a memref views, and whether
-// a write through one memref may touch what another reads or writes.
+// loads, arvr-fuse-sibling-loops, arvr-fuse-point-consumers): the buffer a
+// memref views, whether a write through one memref may touch what another
+// reads or writes, and the loads and stores an op holds.
 // Memrefs in different address spaces never share memory; nor do distinct
 // kernel arguments and allocations (the runner gives every image and stage
 // a buffer of its own, the contract arvr-kernel-arg-aliasing also relies
@@ -15,6 +16,7 @@
 #define ARVR_LOWERING_UTILS_ALIASING_H
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -53,6 +55,38 @@ inline bool mayAlias(Value a, Value b) {
     return false;
   Value x = bufferOf(a), y = bufferOf(b);
   return x == y || !(isDistinctBuffer(x) && isDistinctBuffer(y));
+}
+
+/// One memory access: the memref indexed, its indices, and whether it
+/// writes.
+struct Access {
+  Value memref;
+  ValueRange indices;
+  bool write;
+};
+
+/// Appends the accesses (memref and vector loads and stores) of `op` and
+/// what it holds to `accesses`; false if something in it has another
+/// memory effect.
+inline bool collectAccesses(Operation *op, SmallVector<Access> &accesses) {
+  WalkResult result = op->walk([&](Operation *inner) {
+    auto add = [&](Value memref, ValueRange indices, bool write) {
+      accesses.push_back({memref, indices, write});
+    };
+    if (auto load = dyn_cast<memref::LoadOp>(inner))
+      add(load.getMemRef(), load.getIndices(), false);
+    else if (auto store = dyn_cast<memref::StoreOp>(inner))
+      add(store.getMemRef(), store.getIndices(), true);
+    else if (auto load = dyn_cast<vector::LoadOp>(inner))
+      add(load.getBase(), load.getIndices(), false);
+    else if (auto store = dyn_cast<vector::StoreOp>(inner))
+      add(store.getBase(), store.getIndices(), true);
+    else if (!isMemoryEffectFree(inner) &&
+             !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
 }
 
 } // namespace mlir::arvr

@@ -1,6 +1,7 @@
 // arvr-check-bounds: every in_bounds read of an image must be proved in
 // range over its stage's window (a stage without sizes: what its readers
-// read); the pass changes nothing, and reports each read it cannot prove.
+// read); the pass reports each read it cannot prove, and makes a read with
+// a boundary mode that it proves inside `in_bounds`.
 // RUN: arvr-opt %s --split-input-file --arvr-check-bounds -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
 
 // Proved: the output's own pixel; a row below, clamped with min/max; a
@@ -230,4 +231,44 @@ arvr.kernel @foreign_image(%src: !arvr.image<f32, 1> {arvr.name = "src"}) -> !ar
     arvr.yield %v : f32
   }
   arvr.return %out : !arvr.image<f32, 1>
+}
+
+// -----
+
+// Reads with a boundary mode: a stage stored at the size of its reader's
+// window, read at the reader's own point (mirror, and constant with its
+// padding), proved inside: in_bounds; a read of the next column keeps its
+// mirror, without a report.
+// CHECK-LABEL: arvr.kernel @handled
+// CHECK: arvr.stage "out"
+// CHECK: arvr.access %[[L:.+]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds :
+// CHECK-NEXT: arvr.access %[[L]][%{{.+}}, %{{.+}}, %{{.+}}] in_bounds :
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: arvr.access %[[L]][%{{.+}}, %{{.+}}, %{{.+}}] mirror :
+arvr.kernel @handled(%src: !arvr.image<ui8, 1> {arvr.name = "src"}) -> !arvr.image<ui8, 1> {
+  %w = arvr.dim %src width : !arvr.image<ui8, 1>
+  %h = arvr.dim %src height : !arvr.image<ui8, 1>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %w1 = arith.addi %w, %c1 : index
+  %hw = arith.floordivsi %w1, %c2 : index
+  %level = arvr.stage "level" [%hw, %h, %c1] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %x2 = arith.muli %x, %c2 : index
+    %v = arvr.access %src[%x2, %y, %c] mirror : !arvr.image<ui8, 1>
+    arvr.yield %v : i8
+  }
+  %w1b = arith.addi %w, %c1 : index
+  %hwb = arith.floordivsi %w1b, %c2 : index
+  %out = arvr.stage "out" [%hwb, %h, %c1] : !arvr.image<ui8, 1> {
+  ^bb0(%x: index, %y: index, %c: index):
+    %a = arvr.access %level[%x, %y, %c] mirror : !arvr.image<ui8, 1>
+    %b = arvr.access %level[%x, %y, %c] constant(0 : i8) : !arvr.image<ui8, 1>
+    %x1 = arith.addi %x, %c1 : index
+    %n = arvr.access %level[%x1, %y, %c] mirror : !arvr.image<ui8, 1>
+    %s = arith.addi %a, %b : i8
+    %t = arith.addi %s, %n : i8
+    arvr.yield %t : i8
+  }
+  arvr.return %out : !arvr.image<ui8, 1>
 }

@@ -76,7 +76,7 @@ def ArvrSpecialize : Pass<"arvr-specialize", "::mlir::ModuleOp"> {
 }
 
 def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
-  let summary = "Prove that every read without boundary stays inside";
+  let summary = "Prove that every read without boundary stays inside; drop boundary modes proved idle";
   let description = [{
     An `arvr.access ... in_bounds` of a kernel's image (an argument, or a
     plane of an NV12 frame) promises to stay inside the image. This pass
@@ -99,8 +99,12 @@ def ArvrCheckBounds : Pass<"arvr-check-bounds", "::mlir::ModuleOp"> {
     sizes, with `floor(a / k)` bounded by `(a - k + 1) / k` and `a / k`, or
     below by the least integer it can be. An end of a range that min, max,
     select or a union leave undecided keeps its candidates side by side.
-    Reads with a boundary mode, samples and reads of stages without sizes
-    are in range by definition. Run after `arvr-inline-stages` and
+    Samples and reads of stages without sizes are in range by definition.
+    A read with a boundary mode is proved the same way, and where it is
+    inside (a stage read at its reader's own point over a window of the
+    same size: a pyramid level stored as an output) it becomes `in_bounds`,
+    its boundary handling never emitted; where it is not, it keeps its
+    mode, and nothing is reported. Run after `arvr-inline-stages` and
     canonicalisation, before `arvr-split-planes`.
   }];
 }
@@ -389,6 +393,36 @@ def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::gpu::GPUDialect"];
+}
+
+def ArvrFusePointConsumers : Pass<"arvr-fuse-point-consumers", "::mlir::ModuleOp"> {
+  let summary = "Compute a stage's point-wise readers in the stage's own loop";
+  let description = [{
+    A stage stored in a buffer of its own (a pyramid level, which the next
+    level reads around each point) may also be read by another stage at
+    each point only (the level stored as an output, `half(x, y, c) =
+    u8(l1(x, y, c))`): two `scf.parallel` loops over the same domain, on
+    the GPU two launches and the buffer's round trip through memory. In
+    each function's body, a consumer loop moves into its producer's, its
+    body after the producer's on the producer's variables, and its loads
+    of what the producer's body has just stored take the stored values
+    (the stores stay, for other readers); repeated to a fixed point.
+
+    Legal when both loops have equivalent bounds and steps (the same
+    values or the same pure computation of them) and no results, their
+    schedules agree (neither in shared memory; the consumer's block and
+    pixels unset or the producer's), every buffer both touch with a write
+    is one the producer writes and the consumer only reads, both at their
+    loop's own point (its variables as the first indices), and the
+    consumer can move up to follow the producer: what it uses from between
+    them is pure (moved above the producer), and nothing staying between
+    writes what it reads or touches what it writes (allocations aside; a
+    deallocation writes its buffer; any other effect prevents the fusion).
+    A consumer must read at least one of the producer's buffers. Run on
+    the loops of convert-arvr-to-loops, before arvr-map-to-gpu, with
+    `arvr-check-bounds` having made such reads `in_bounds`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 def ArvrFuseSiblingLoops : Pass<"arvr-fuse-sibling-loops", "::mlir::ModuleOp"> {
