@@ -253,18 +253,24 @@ else
   echo "u16 images (png16-copy.arvr gain): FAIL $(head -c 300 "$out/u16.err")"
   failures=$((failures + 1))
 fi
-# Several outputs (three, of two sizes, sharing a root stage): each output
-# of the CUDA run against the CPU's, and the CUDA run under memcheck.
-multi="tests/lit/Driver/Inputs/three-outputs.arvr"
+# Several outputs (three, of two sizes, sharing a root stage; a pyramid's
+# three levels, two of them computed in their level's launch by
+# arvr-fuse-point-consumers): each output of the CUDA run against the
+# CPU's, and the CUDA run under memcheck.
+for multi in "tests/lit/Driver/Inputs/three-outputs.arvr|frame grey preview" \
+             "examples/pyr_down.arvr|half quarter eighth"; do
+  outputs=${multi#*|}
+  multi=${multi%%|*}
 for image in tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x479.png tests/data/baboon.jpg; do
   runs=$((runs + 1))
   result="3 outputs:"
   for target in cpu cuda; do
-    "$arvrc" run "$src/$multi" -i "$src/$image" -o "$out/multi-$runs-$target-frame.png" \
-      -o "$out/multi-$runs-$target-grey.png" -o "$out/multi-$runs-$target-preview.png" \
+    args=()
+    for output in $outputs; do args+=(-o "$out/multi-$runs-$target-$output.png"); done
+    "$arvrc" run "$src/$multi" -i "$src/$image" "${args[@]}" \
       --target $target >/dev/null 2>"$out/multi-$runs.err" || result="$result FAILED ($target)"
   done
-  for output in frame grey preview; do
+  for output in $outputs; do
     if cmp -s "$out/multi-$runs-cpu-$output.png" "$out/multi-$runs-cuda-$output.png"; then
       result="$result $output identical"
     elif "$arvrc" compare "$out/multi-$runs-cpu-$output.png" "$out/multi-$runs-cuda-$output.png" --max-abs 1 >/dev/null 2>&1; then
@@ -283,7 +289,8 @@ for image in tests/data/odd-1x1.png tests/data/odd-7x3.png tests/data/odd-641x47
     rm -f "$out/mm-a.png" "$out/mm-b.png" "$out/mm-c.png"
   fi
   case "$result" in *FAIL*|*MISMATCH*) failures=$((failures + 1)) ;; esac
-  printf '%-36s %-26s %-18s %s\n' three-outputs.arvr defaults "$(basename "$image")" "$result"
+  printf '%-36s %-26s %-18s %s\n' "$(basename "$multi")" defaults "$(basename "$image")" "$result"
+done
 done
 # Schedules never change results: the Gaussian with its schedule (blur_x in
 # shared memory), everything inlined, blur_x at the root and other tiles,
