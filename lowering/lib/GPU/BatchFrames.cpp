@@ -18,12 +18,20 @@
 // height. Rows are whole rows of the stacked image, so row alignment tests stay
 // valid.
 //
-// All or nothing: if a launch uses an image in any other way, uses a buffer
-// whose height is static (a table of one row: folding may take a row index
-// into it for 0), or has a grid z other than 1, no launch of the function
-// changes, and the function does not get `arvr.frames_in_grid_z`, the attribute
-// that tells callers (the launch manifest's `batch grid-z`) that they may stack
-// frames. With one frame (grid z 1) the kernels compute what they did before.
+// A buffer whose height is static (a table of one row, of values computed
+// from parameters: a generic Gaussian's weights) is not stacked: folding may
+// take a row index into it for 0, so every frame uses the first frame's
+// table. That is right when only launches that use no image or stacked
+// buffer (frame-free) write tables, each writing tables it does not read:
+// such a launch, run F times over the grid's z, writes the same values F
+// times, and the launches after it read them.
+//
+// All or nothing: if a launch uses an image or a table in any other way,
+// writes a table while using frames (or reads a table it writes), or has a
+// grid z other than 1, no launch of the function changes, and the function
+// does not get `arvr.frames_in_grid_z`, the attribute that tells callers (the
+// launch manifest's `batch grid-z`) that they may stack frames. With one
+// frame (grid z 1) the kernels compute what they did before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +68,17 @@ bool isFrameMemRef(Value m, func::FuncOp host) {
   if (auto arg = dyn_cast<BlockArgument>(m))
     return arg.getOwner() == &host.getBody().front();
   return m.getDefiningOp<memref::AllocOp>() != nullptr;
+}
+
+/// Whether `m` is a table: a buffer allocated in `host`, of rank 3 in global
+/// memory, its height static (one row of values computed from parameters).
+bool isTable(Value m, func::FuncOp host) {
+  auto alloc = m.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getParentOp() != host.getOperation())
+    return false;
+  MemRefType type = alloc.getType();
+  return type.getRank() == 3 && !type.getMemorySpace() &&
+         type.getLayout().isIdentity() && !type.isDynamicDim(0);
 }
 
 /// The memref an access (memref or vector load or store) reads or writes,
@@ -117,26 +136,52 @@ struct FrameMemRef {
   SmallVector<Operation *> users;
 };
 
-/// The images and buffers `launch` uses, or nullopt if it cannot be
-/// batched.
-std::optional<SmallVector<FrameMemRef>> frameMemRefs(gpu::LaunchOp launch,
-                                                     func::FuncOp host) {
+/// What a launch uses: the images and stacked buffers (frames), and the
+/// tables it reads and writes.
+struct LaunchUses {
+  SmallVector<FrameMemRef> frames;
+  llvm::SetVector<Value> tablesRead, tablesWritten;
+};
+
+/// Whether `user` (a use of a table inside a launch, or an access through
+/// a flat view of it) writes it.
+bool writes(Operation *user) {
+  if (auto cast = dyn_cast<memref::ReinterpretCastOp>(user))
+    return llvm::any_of(cast->getUsers(), writes);
+  return isa<memref::StoreOp, vector::StoreOp>(user);
+}
+
+/// What `launch` uses, or nullopt if it cannot be batched.
+std::optional<LaunchUses> launchUses(gpu::LaunchOp launch, func::FuncOp host) {
   if (!matchPattern(launch.getGridSizeZ(), m_One()))
     return std::nullopt;
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(launch.getBody(), captured);
-  SmallVector<FrameMemRef> memrefs;
+  LaunchUses uses;
   for (Value v : captured) {
     if (!isa<MemRefType>(v.getType()))
       continue;
-    if (!isFrameMemRef(v, host))
+    bool table = isTable(v, host);
+    if (!table && !isFrameMemRef(v, host))
       return std::nullopt;
     std::optional<SmallVector<Operation *>> users = usersInside(v, launch);
     if (!users)
       return std::nullopt;
-    memrefs.push_back({v, std::move(*users)});
+    if (!table) {
+      uses.frames.push_back({v, std::move(*users)});
+      continue;
+    }
+    for (Operation *user : *users)
+      (writes(user) ? uses.tablesWritten : uses.tablesRead).insert(v);
   }
-  return memrefs;
+  // A table written only by a launch without frames, which does not read
+  // it: the same values whichever frame writes them.
+  if (!uses.tablesWritten.empty() &&
+      (!uses.frames.empty() || llvm::any_of(uses.tablesWritten, [&](Value t) {
+        return uses.tablesRead.contains(t);
+      })))
+    return std::nullopt;
+  return uses;
 }
 
 /// `indices[0] += offset`, the sum built before `op`.
@@ -195,19 +240,19 @@ void batch(gpu::LaunchOp launch, const FrameMemRef &frame) {
 struct BatchFrames : arvr::impl::ArvrBatchFramesBase<BatchFrames> {
   void runOnOperation() override {
     getOperation().walk([](func::FuncOp host) {
-      SmallVector<std::pair<gpu::LaunchOp, SmallVector<FrameMemRef>>> plan;
+      SmallVector<std::pair<gpu::LaunchOp, LaunchUses>> plan;
       bool all = true;
       host.walk([&](gpu::LaunchOp launch) {
-        auto memrefs = frameMemRefs(launch, host);
-        if (!memrefs)
+        auto uses = launchUses(launch, host);
+        if (!uses)
           all = false;
         else
-          plan.push_back({launch, std::move(*memrefs)});
+          plan.push_back({launch, std::move(*uses)});
       });
       if (!all || plan.empty())
         return;
-      for (auto &[launch, memrefs] : plan)
-        for (const FrameMemRef &m : memrefs)
+      for (auto &[launch, uses] : plan)
+        for (const FrameMemRef &m : uses.frames)
           batch(launch, m);
       host->setAttr(arvr::ArvrDialect::kFramesInGridZAttrName,
                     UnitAttr::get(host.getContext()));

@@ -90,18 +90,84 @@ func.func @subview(%src: memref<?x?x3xi8>, %n: index) {
   return
 }
 
-// A buffer of a static height (a table of one row): its row index may be
-// folded to 0, so it cannot be stacked; nothing changes.
-// CHECK-LABEL: func.func @table
+// Buffers of a static height (tables of one row, of values computed from
+// parameters) are not stacked: their row index may be folded to 0. Tables
+// written by launches that use no frame (run once a frame over z, writing
+// the same values) and read by the frames' launch: batched; the tables'
+// accesses keep their rows, the image's move to the frame's.
+// CHECK-LABEL: func.func @tables
+// CHECK-SAME: attributes {arvr.frames_in_grid_z}
+// CHECK: gpu.launch
+// CHECK-NOT: arith.muli
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c0, %{{.+}}, %c0] : memref<1x?x1xf32>
+// CHECK: gpu.launch
+// CHECK-NOT: arith.muli
+// CHECK: memref.load %{{.+}}[%c0, %{{.+}}, %c0] : memref<1x?x1xf32>
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c0, %c0, %c0] : memref<1x1x1xf32>
+// CHECK: gpu.launch blocks(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[BZ:arg[0-9]+]]) in
+// CHECK: %[[ROW:.+]] = arith.muli %[[BZ]]
+// CHECK: memref.load %{{.+}}[%c0, %c0, %c0] : memref<1x1x1xf32>
+// CHECK: %[[Y:.+]] = arith.addi %{{.+}}, %[[ROW]]
+// CHECK: memref.store %{{.+}}, %arg1[%[[Y]], %{{.+}}, %c0]
+func.func @tables(%n: index, %out: memref<?x?x1xf32>, %p: f32) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc(%n) : memref<1x?x1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %p, %t[%c0, %bx, %c0] : memref<1x?x1xf32>
+    gpu.terminator
+  }
+  %u = memref.alloc() : memref<1x1x1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %t[%c0, %bx, %c0] : memref<1x?x1xf32>
+    memref.store %v, %u[%c0, %c0, %c0] : memref<1x1x1xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %u[%c0, %c0, %c0] : memref<1x1x1xf32>
+    memref.store %v, %out[%by, %bx, %c0] : memref<?x?x1xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<1x?x1xf32>
+  memref.dealloc %u : memref<1x1x1xf32>
+  return
+}
+
+// A table written by a launch that reads an image (a frame's histogram):
+// each frame would need its own; nothing changes.
+// CHECK-LABEL: func.func @table_of_a_frame
 // CHECK-NOT: arvr.frames_in_grid_z
 // CHECK-NOT: arith.muli
-func.func @table(%n: index) {
+func.func @table_of_a_frame(%n: index, %src: memref<?x?x1xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc(%n) : memref<1x?x1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %src[%by, %bx, %c0] : memref<?x?x1xf32>
+    memref.store %v, %t[%c0, %bx, %c0] : memref<1x?x1xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<1x?x1xf32>
+  return
+}
+
+// A launch that reads a table it writes (run F times, a copy could read
+// another's writes): nothing changes.
+// CHECK-LABEL: func.func @table_updated
+// CHECK-NOT: arvr.frames_in_grid_z
+func.func @table_updated(%n: index) {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %t = memref.alloc(%n) : memref<1x?x1xf32>
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %v = memref.load %t[%c0, %bx, %c0] : memref<1x?x1xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %t[%c0, %bx, %c0] : memref<1x?x1xf32>
     gpu.terminator
   }
   memref.dealloc %t : memref<1x?x1xf32>

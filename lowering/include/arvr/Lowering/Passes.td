@@ -353,10 +353,17 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
     the view then spans every frame), and replaces `memref.dim %m, 0` in
     the body by the frame's height.
 
-    All or nothing per host function: if a launch uses an image in any
-    other way, uses a buffer whose height is static (a table of one row:
-    folding may take a row index into it for 0), or its grid z is not 1,
-    nothing changes. Otherwise the
+    A buffer whose height is static (a table of one row, computed from
+    parameters: a generic Gaussian's weights) is not stacked, since folding
+    may take a row index into it for 0: every frame reads the first
+    frame's table. So only a launch that uses no image or stacked buffer
+    may write tables, and only tables it does not read; run F times over
+    the grid's z, it writes the same values F times.
+
+    All or nothing per host function: if a launch uses an image or a table
+    in any other way, writes a table while using an image or stacked
+    buffer, reads a table it writes, or its grid z is not 1, nothing
+    changes. Otherwise the
     function gets the unit attribute `arvr.frames_in_grid_z`, which the
     launch manifest reports as `batch grid-z`. With one frame the kernels
     compute what they did before. Runs after
