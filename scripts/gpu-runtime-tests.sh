@@ -2,8 +2,10 @@
 # GPU tests of the runtime library (libarvr_runtime, bundled under lib/ and
 # include/ beside bin/arvrc): tests/runtime/gpu_run.cpp, built with nvcc,
 # launches kernels through it on frames it uploads, three at a time (the
-# Gaussian one launch a frame, the lens one launch for all three: batch
-# grid-z), and each frame must be the CPU's output of `arvrc run`, byte for
+# Gaussian, built without its values, and the lens each one launch per
+# kernel for all three: batch grid-z; the Gaussian's weight tables computed
+# by launches that use no frame), and each frame must be the CPU's output
+# of `arvrc run`, byte for
 # byte; then once more under memcheck. Called by scripts/gpu-tests.sh.
 #
 #   scripts/gpu-runtime-tests.sh ARVRC SOURCE_DIR OUT_DIR
