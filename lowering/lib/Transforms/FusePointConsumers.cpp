@@ -31,6 +31,7 @@
 
 #include "../Utils/Aliasing.h"
 #include "../Utils/Equivalence.h"
+#include "../Utils/MoveAbove.h"
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -40,6 +41,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <optional>
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRFUSEPOINTCONSUMERS
@@ -123,57 +126,36 @@ static bool pointwise(scf::ParallelOp producer, scf::ParallelOp consumer,
   return true;
 }
 
-/// Whether `consumer` can move up to follow `producer`; `moved` gets the
-/// ops between them it needs, which move above the producer.
-static bool canMoveUp(scf::ParallelOp producer, scf::ParallelOp consumer,
-                      llvm::SetVector<Operation *> &moved) {
-  SmallVector<Operation *> between;
-  for (Operation *op = producer->getNextNode(); op != consumer;
-       op = op->getNextNode())
-    between.push_back(op);
-  DenseSet<Operation *> betweenSet(between.begin(), between.end());
+/// The ops between `producer` and `consumer` to move above the producer
+/// for the consumer to follow it, if it can: what the consumer's body
+/// uses from between (pure, and what it uses in turn), and nothing that
+/// stays between writing what the consumer reads or touching what it
+/// writes (an allocation touches nothing the consumer can see, as it does
+/// not use it; a deallocation writes its buffer; anything else must be
+/// loads and stores).
+static std::optional<SmallVector<Operation *>>
+movedAbove(scf::ParallelOp producer, scf::ParallelOp consumer) {
   // The consumer's body: its own bounds are the producer's once fused.
-  SmallVector<Value> needed;
-  consumer.getBody()->walk([&](Operation *op) {
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp(); def && betweenSet.contains(def))
-        needed.push_back(v);
-  });
-  while (!needed.empty()) {
-    Operation *def = needed.pop_back_val().getDefiningOp();
-    if (moved.contains(def))
-      continue;
-    if (def->getNumRegions() || !isMemoryEffectFree(def))
-      return false;
-    for (Value v : def->getOperands()) {
-      if (v.getDefiningOp() == producer)
-        return false;
-      if (Operation *d = v.getDefiningOp(); d && betweenSet.contains(d))
-        needed.push_back(v);
-    }
-    moved.insert(def);
-  }
-  // What stays between, against the consumer: an allocation touches
-  // nothing the consumer can see (it does not use it); a deallocation
-  // writes its buffer; anything else must be loads and stores.
+  std::optional<SmallVector<Operation *>> moved =
+      neededFromBetween(producer, consumer, /*laterOperands=*/false);
   SmallVector<Access> middle, theirs;
-  if (!collectAccesses(consumer, theirs))
-    return false;
-  for (Operation *op : between) {
-    if (moved.contains(op) || isa<memref::AllocOp>(op))
+  if (!moved || !collectAccesses(consumer, theirs))
+    return std::nullopt;
+  for (Operation *op : opsBetween(producer, consumer)) {
+    if (llvm::is_contained(*moved, op) || isa<memref::AllocOp>(op))
       continue;
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       middle.push_back({dealloc.getMemref(), {}, true});
       continue;
     }
     if (!collectAccesses(op, middle))
-      return false;
+      return std::nullopt;
   }
   for (const Access &x : middle)
     for (const Access &y : theirs)
       if ((x.write || y.write) && mayAlias(x.memref, y.memref))
-        return false;
-  return true;
+        return std::nullopt;
+  return moved;
 }
 
 /// Whether indices `a` and `b` are the same.
@@ -230,18 +212,15 @@ static void forwardStores(Block &body, ArrayRef<Value> buffers,
 static bool tryFuse(scf::ParallelOp producer, scf::ParallelOp consumer,
                     RewriterBase &rewriter) {
   SmallVector<Value> forwarded;
-  llvm::SetVector<Operation *> moved;
   if (!sameSpace(producer, consumer) || !schedulesAgree(producer, consumer) ||
-      !pointwise(producer, consumer, forwarded) || forwarded.empty() ||
-      !canMoveUp(producer, consumer, moved))
+      !pointwise(producer, consumer, forwarded) || forwarded.empty())
+    return false;
+  std::optional<SmallVector<Operation *>> moved =
+      movedAbove(producer, consumer);
+  if (!moved)
     return false;
   // In block order, so that each stays after what it uses.
-  SmallVector<Operation *> toMove;
-  for (Operation *op = producer->getNextNode(); op != consumer;
-       op = op->getNextNode())
-    if (moved.contains(op))
-      toMove.push_back(op);
-  for (Operation *op : toMove)
+  for (Operation *op : *moved)
     rewriter.moveOpBefore(op, producer);
   // The consumer's body after the producer's, on the producer's variables.
   Block *into = producer.getBody();

@@ -36,6 +36,7 @@
 #include "../Utils/AffineIndex.h"
 #include "../Utils/Aliasing.h"
 #include "../Utils/Equivalence.h"
+#include "../Utils/MoveAbove.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -161,45 +162,18 @@ static scf::ForOp tryFuse(scf::ForOp target, scf::ForOp source,
     return {};
   // What the source uses from between the loops: pure, and movable above
   // the target with what it uses in turn.
-  llvm::SetVector<Operation *> moved;
-  SmallVector<Operation *> between;
-  for (Operation *op = target->getNextNode(); op != source;
-       op = op->getNextNode())
-    between.push_back(op);
-  DenseSet<Operation *> betweenSet(between.begin(), between.end());
-  SmallVector<Value> needed;
-  bool usesTarget = false;
-  source->walk([&](Operation *op) {
-    for (Value v : op->getOperands()) {
-      Operation *def = v.getDefiningOp();
-      usesTarget |= def == target.getOperation();
-      if (def && betweenSet.contains(def))
-        needed.push_back(v);
-    }
-  });
-  if (usesTarget)
+  std::optional<SmallVector<Operation *>> moved =
+      arvr::neededFromBetween(target, source, /*laterOperands=*/true);
+  if (!moved)
     return {};
-  while (!needed.empty()) {
-    Operation *def = needed.pop_back_val().getDefiningOp();
-    if (moved.contains(def))
-      continue;
-    if (def->getNumRegions() || !isMemoryEffectFree(def))
-      return {};
-    for (Value v : def->getOperands()) {
-      if (v.getDefiningOp() == target)
-        return {};
-      if (Operation *d = v.getDefiningOp(); d && betweenSet.contains(d))
-        needed.push_back(v);
-    }
-    moved.insert(def);
-  }
+  SmallVector<Operation *> between = arvr::opsBetween(target, source);
   // Memory: the loops against each other, and the source against what
   // stays between them.
   SmallVector<Access> mine, theirs, middle;
   if (!collectAccesses(target, mine) || !collectAccesses(source, theirs))
     return {};
   for (Operation *op : between)
-    if (!moved.contains(op) && !collectAccesses(op, middle))
+    if (!llvm::is_contained(*moved, op) && !collectAccesses(op, middle))
       return {};
   Operation *loops[] = {target, source};
   if (conflict(mine, theirs, loops) || conflict(middle, theirs, loops) ||
@@ -207,9 +181,8 @@ static scf::ForOp tryFuse(scf::ForOp target, scf::ForOp source,
     return {};
   // Move what the source needs above the target (in block order), the
   // source right after it, with the target's bounds.
-  for (Operation *op : between)
-    if (moved.contains(op))
-      rewriter.moveOpBefore(op, target);
+  for (Operation *op : *moved)
+    rewriter.moveOpBefore(op, target);
   rewriter.moveOpAfter(source, target);
   rewriter.modifyOpInPlace(source, [&] {
     source.getLowerBoundMutable().assign(target.getLowerBound());
