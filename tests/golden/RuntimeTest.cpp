@@ -126,18 +126,26 @@ TEST_CASE("runtime: the C API, its arguments and its errors, without a GPU") {
   REQUIRE(arvr_kernel_bind_image(k, out, 0x8000, 640, 479, 3) == ARVR_OK);
   CHECK(arvr_kernel_launch(k, nullptr, 1) == ARVR_ERROR_BINDING);
   CHECK(message().find("must be 641x479") != std::string::npos);
-  // Nothing prepared yet: no launches to describe; the Gaussian launches
-  // a batch frame by frame. (Preparing needs a GPU: gpu-runtime-tests.)
+  // Nothing prepared yet: no launches to describe; the Gaussian (its
+  // weight tables computed by launches that read no frame) runs a batch as
+  // one launch per kernel. (Preparing needs a GPU: gpu-runtime-tests.)
   CHECK(arvr_kernel_num_launches(k) == 0);
   arvr_launch_info launchInfo;
   CHECK(arvr_kernel_launch_info(k, 0, &launchInfo) == ARVR_ERROR_BINDING);
   CHECK(message().find("arvr_kernel_prepare first") != std::string::npos);
   CHECK(arvr_kernel_launch_info(k, 0, nullptr) == ARVR_ERROR_INVALID_ARGUMENT);
-  CHECK(arvr_kernel_takes_batches(k) == 0);
+  CHECK(arvr_kernel_takes_batches(k) == 1);
   CHECK(arvr_kernel_takes_batches(nullptr) == 0);
   CHECK(arvr_kernel_prepare(k, 0) == ARVR_ERROR_INVALID_ARGUMENT);
   CHECK(arvr_kernel_prepare(nullptr, 1) == ARVR_ERROR_INVALID_ARGUMENT);
   arvr_kernel_close(k);
+  // A histogram is a table each frame writes: launched frame by frame.
+  std::string perFrame = buildPlan("examples/equalize_hist.arvr");
+  arvr_kernel *hist = nullptr;
+  REQUIRE(arvr_kernel_open(perFrame.c_str(), &hist) == ARVR_OK);
+  CHECK(arvr_kernel_takes_batches(hist) == 0);
+  arvr_kernel_close(hist);
+  removePlan(perFrame);
   arvr_kernel_close(nullptr);
 
   // The C++ wrapper: the same, as exceptions.
