@@ -24,8 +24,11 @@
 // - C can move up to follow P: what it uses from between them is pure and
 //   moves above P with what it uses in turn; nothing that stays between
 //   writes what C reads or touches what C writes (Utils/Aliasing.h says
-//   which memrefs may share memory), and nothing else there has effects.
-// Repeated to a fixed point (a consumer's own consumers follow).
+//   which memrefs may share memory; an allocation touches nothing C uses, a
+//   deallocation writes its buffer), and nothing else there has effects.
+// Repeated to a fixed point (a consumer's own consumers follow). In the
+// CUDA pipeline only: on the CPU each band's stage windows take in their
+// readers' halos, so a level's loop and its output's cover other domains.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
