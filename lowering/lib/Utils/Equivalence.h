@@ -12,6 +12,7 @@
 #define ARVR_LOWERING_UTILS_EQUIVALENCE_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::arvr {
@@ -27,20 +28,20 @@ inline bool sameOperation(Operation *x, Operation *y) {
 }
 
 /// Whether `a` and `b` are the same value or the same pure computation of
-/// the same values (up to 8 ops deep).
+/// the same values (up to 8 ops deep): MLIR's OperationEquivalence, its
+/// operands compared the same way.
 inline bool equivalent(Value a, Value b, int depth = 0) {
   if (a == b)
     return true;
   Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-  if (!x || !y || depth > 8 || !sameOperation(x, y) || x->getNumRegions() ||
-      !isMemoryEffectFree(x) ||
+  if (!x || !y || depth > 8 || x->getNumRegions() || !isMemoryEffectFree(x) ||
       cast<OpResult>(a).getResultNumber() !=
           cast<OpResult>(b).getResultNumber())
     return false;
-  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
-    if (!equivalent(p, q, depth + 1))
-      return false;
-  return true;
+  return OperationEquivalence::isEquivalentTo(
+      x, y,
+      [&](Value p, Value q) { return success(equivalent(p, q, depth + 1)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
 }
 
 } // namespace mlir::arvr
