@@ -192,8 +192,8 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // memory so that each store instruction writes contiguous bytes.
   pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
-  // Border versions small: what their loops repeat computed once before
-  // them, and the loops kept loops by LLVM.
+  // In border versions, what a loop repeats (a tap column's mirror) once
+  // before it.
   pm.addPass(createArvrCompactBorders());
   // What the fused loops repeat (a border neighbour's mirrored coordinates,
   // computed for each of a point's sums) once, before it is hoisted.

@@ -1,21 +1,17 @@
 // arvr-compact-borders: in a launch's border version (the else branch of
 // the split marked arvr.interior), what a loop that runs at least once
 // computes alike in every iteration (a mirrored column, integer remainder
-// included) moves before it, and each loop there is marked for LLVM not to
-// unroll it. The interior version, and loops that may not run, keep their
-// code.
+// included) moves before it. The interior version, and loops that may not
+// run, keep their code.
 // RUN: arvr-opt %s --arvr-compact-borders | FileCheck %s
 
-// CHECK: #[[UNROLL:.+]] = #llvm.loop_unroll<disable = true>
-// CHECK: #[[KEEP:.+]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
 // CHECK-LABEL: func.func @taps
 // CHECK: gpu.launch
 // CHECK: scf.if %{{.+}} {
-// The interior: its loop keeps its body and gets no mark.
+// The interior keeps its loop's body, invariant remainder included.
 // CHECK: scf.for
-// CHECK: arith.addi
+// CHECK: arith.remsi
 // CHECK: memref.load
-// CHECK-NOT: loop_annotation
 // CHECK: } else {
 // The border: the column's mirror (its test, its remainder) once, before
 // the loop over tap rows; the row's mirror stays in the loop.
@@ -26,13 +22,13 @@
 // CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[J]] : index
 // CHECK: scf.if
 // CHECK: memref.load %{{.+}}[%{{.+}}, %[[COL]]]
-// CHECK: } {loop_annotation = #[[KEEP]]}
+// CHECK: scf.yield
+// CHECK-NEXT: }
 // A loop that may not run (a trip count known only at run time) keeps its
-// remainder inside, but is still kept a loop.
+// remainder inside.
 // CHECK: scf.for
 // CHECK: arith.remsi
 // CHECK: memref.load
-// CHECK: } {loop_annotation = #[[KEEP]]}
 // CHECK: } {arvr.interior}
 func.func @taps(%src: memref<?x?xi8>, %dst: memref<?x?xi32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -49,7 +45,8 @@ func.func @taps(%src: memref<?x?xi8>, %dst: memref<?x?xi32>, %n: index) {
     scf.if %inside {
       %s = scf.for %j = %cm2 to %c3 step %c1 iter_args(%acc = %zero) -> (i32) {
         %y = arith.addi %by, %j : index
-        %v = memref.load %src[%y, %bx] : memref<?x?xi8>
+        %xr = arith.remsi %bx, %w : index
+        %v = memref.load %src[%y, %xr] : memref<?x?xi8>
         %e = arith.extui %v : i8 to i32
         %a = arith.addi %acc, %e : i32
         scf.yield %a : i32

@@ -300,24 +300,22 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
 }
 
 def ArvrCompactBorders : Pass<"arvr-compact-borders", "::mlir::ModuleOp"> {
-  let summary = "Keep the border versions of launches small";
+  let summary = "Compute what border loops repeat once, before them";
   let description = [{
     In the border version of each `gpu.launch` (the else branch of the
     `scf.if` that `arvr-specialize-interior` marks `arvr.interior`), ops
     without memory effects, their regions' ops included, move out of each
     `scf.for` that runs at least once (static trip count >= 1) when their
     operands are defined outside it, even if not speculatable (a mirror's
-    `scf.if` with its remainder): a tap column's mirrored coordinate is
-    computed once, not once per tap row. Each `scf.for` left there then
-    carries an LLVM loop annotation (`loop_annotation`, which scf-to-cf and
-    cf-to-llvm pass on to the loop's latch branch) that stops LLVM from
-    unrolling it: the border, run only at an image's edges, keeps one copy
-    of each loop's body instead of one per iteration (pyr_down's PTX 6218
-    -> 3473 lines). The interior version is untouched. Values do not
-    change. Run after `arvr-specialize-interior` and the passes that work on
-    its versions, before CSE.
+    `scf.if` with its remainder, which MLIR's loop-invariant code motion
+    leaves): a tap column's mirrored coordinate is computed once, not once
+    per tap row, and the CSE after it merges the copies of a point's
+    channels. pyr_down's level kernels: 65 -> 45 branches, 4K batch 8
+    53.59 -> 51.48 us, 1080p batch 1 35.87 -> 33.74 (H100). The interior
+    version is untouched. Values do not change. Run after
+    `arvr-specialize-interior` and the passes that work on its versions,
+    before CSE.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def ArvrHoistUniform : Pass<"arvr-hoist-uniform", "::mlir::ModuleOp"> {
