@@ -192,6 +192,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // memory so that each store instruction writes contiguous bytes.
   pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
+  // A thread's next point's loads before its previous point's stores,
+  // where those are behind control flow.
+  pm.addPass(createArvrSinkGuardedStores());
   // In border versions, what a loop repeats (a tap column's mirror) once
   // before it.
   pm.addPass(createArvrCompactBorders());

@@ -299,6 +299,23 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   }];
 }
 
+def ArvrSinkGuardedStores : Pass<"arvr-sink-guarded-stores", "::mlir::ModuleOp"> {
+  let summary = "Issue a thread's loads before its stores behind control flow";
+  let description = [{
+    In each block of a `gpu.launch`, an op that holds regions and writes
+    memory (the `scf.if` of `arvr-stage-stores` choosing between a warp's
+    exchange through shared memory and direct stores) moves down past the
+    ops after it until one conflicts with it: one that reads or writes
+    memory it writes or writes memory it reads (different address spaces,
+    distinct kernel arguments and allocations never overlap), one with
+    another memory effect or a synchronisation, one that uses its results,
+    or the block's end. Warp synchronisations inside it are allowed. A
+    thread's next point's loads then no longer wait behind the previous
+    point's stores, which ended a basic block. Values do not change. Run
+    after `arvr-stage-stores`.
+  }];
+}
+
 def ArvrCompactBorders : Pass<"arvr-compact-borders", "::mlir::ModuleOp"> {
   let summary = "Compute what border loops repeat once, before them";
   let description = [{
