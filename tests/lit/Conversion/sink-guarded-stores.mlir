@@ -85,3 +85,44 @@ func.func @stops(%in: memref<?x2xi8>, %out: memref<?x2xi8>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// What may not move at all: a choice that holds a barrier, and one whose
+// result a later op uses (it stops before that op).
+// CHECK-LABEL: func.func @held
+// CHECK: scf.if
+// CHECK: gpu.barrier
+// CHECK: }
+// CHECK-NEXT: memref.load %arg0[%{{.+}}, %c1]
+// CHECK: %[[V:.+]] = scf.if
+// CHECK: memref.store
+// CHECK: }
+// CHECK-NEXT: %[[W:.+]] = arith.addi %[[V]], %[[V]]
+// CHECK-NEXT: memref.load %arg0
+func.func @held(%in: memref<?x2xi8>, %out: memref<?x2xi8>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %in, %c0 : memref<?x2xi8>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.load %in[%bx, %c0] : memref<?x2xi8>
+    scf.if %c {
+      memref.store %a, %out[%bx, %c0] : memref<?x2xi8>
+      gpu.barrier
+    }
+    %b = memref.load %in[%bx, %c1] : memref<?x2xi8>
+    %v = scf.if %c -> (i8) {
+      memref.store %b, %out[%bx, %c1] : memref<?x2xi8>
+      scf.yield %b : i8
+    } else {
+      scf.yield %a : i8
+    }
+    %w = arith.addi %v, %v : i8
+    %d = memref.load %in[%bx, %c0] : memref<?x2xi8>
+    %e = arith.addi %w, %d : i8
+    memref.store %e, %out[%by, %c0] : memref<?x2xi8>
+    gpu.terminator
+  }
+  return
+}
