@@ -97,6 +97,7 @@ func.func @stops(%in: memref<?x2xi8>, %out: memref<?x2xi8>, %c: i1) {
 // CHECK-NEXT: memref.load %arg0[%{{.+}}, %c1]
 // CHECK: %[[V:.+]] = scf.if
 // CHECK: memref.store
+// CHECK: } else {
 // CHECK: }
 // CHECK-NEXT: %[[W:.+]] = arith.addi %[[V]], %[[V]]
 // CHECK-NEXT: memref.load %arg0
