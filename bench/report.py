@@ -201,7 +201,7 @@ def main():
     try:
         with open(compile_csv) as f:
             lines = [l.strip().split(",") for l in f if l.strip()]
-        out.append("\n## Compile time (`arvrc build` to PTX, wall clock, one run)\n")
+        out.append("\n## Compile time (`arvrc build` to PTX without the compile cache, wall clock, median of three)\n")
         out.append("| kernel | ms |")
         out.append("| --- | ---: |")
         for k, ms in lines:
