@@ -49,12 +49,12 @@ using namespace mlir;
 namespace {
 
 /// Moves what `loop` computes alike in every iteration before it, when it
-/// runs at least once; returns how many ops moved.
-size_t hoistInvariants(scf::ForOp loop) {
+/// runs at least once.
+void hoistInvariants(scf::ForOp loop) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->isZero())
-    return 0;
-  return moveLoopInvariantCode(
+    return;
+  moveLoopInvariantCode(
       {&loop.getRegion()},
       [&](Value value, Region *) { return loop.isDefinedOutsideOfLoop(value); },
       [](Operation *op, Region *) {

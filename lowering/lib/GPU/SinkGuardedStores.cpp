@@ -58,15 +58,6 @@ bool accessesWithWarpSync(Operation *op, SmallVector<arvr::Access> &accesses) {
   return !result.wasInterrupted();
 }
 
-/// Whether accesses `a` and `b` may touch the same memory, one writing.
-bool conflict(ArrayRef<arvr::Access> a, ArrayRef<arvr::Access> b) {
-  for (const arvr::Access &x : a)
-    for (const arvr::Access &y : b)
-      if ((x.write || y.write) && arvr::mayAlias(x.memref, y.memref))
-        return true;
-  return false;
-}
-
 /// The op before which `store` (an op with regions that writes, its
 /// accesses `own`) may go: the first op after it that conflicts with it.
 Operation *sinkPoint(Operation *store, ArrayRef<arvr::Access> own) {
@@ -76,19 +67,17 @@ Operation *sinkPoint(Operation *store, ArrayRef<arvr::Access> own) {
     if (llvm::any_of(store->getUsers(),
                      [&](Operation *user) { return next->isAncestor(user); }))
       break;
-    if (isMemoryEffectFree(next) &&
-        !next->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    if (isMemoryEffectFree(next))
       continue;
     SmallVector<arvr::Access> theirs;
-    if (!arvr::collectAccesses(next, theirs) || conflict(own, theirs))
+    if (!arvr::collectAccesses(next, theirs) || arvr::mayConflict(own, theirs))
       break;
   }
   return next;
 }
 
-/// Sinks the guarded stores of `block`; returns whether one moved.
-bool sinkIn(Block &block) {
-  bool moved = false;
+/// Sinks the guarded stores of `block`.
+void sinkIn(Block &block) {
   // Last first: a later group settles before an earlier one moves down to
   // it.
   SmallVector<Operation *> candidates;
@@ -101,12 +90,9 @@ bool sinkIn(Block &block) {
         llvm::none_of(own, [](const arvr::Access &a) { return a.write; }))
       continue;
     Operation *point = sinkPoint(op, own);
-    if (point && point != op->getNextNode()) {
+    if (point && point != op->getNextNode())
       op->moveBefore(point);
-      moved = true;
-    }
   }
-  return moved;
 }
 
 struct ArvrSinkGuardedStoresPass

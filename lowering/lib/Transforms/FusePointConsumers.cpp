@@ -106,7 +106,7 @@ static bool pointwise(scf::ParallelOp producer, scf::ParallelOp consumer,
   llvm::SetVector<Value> buffers;
   for (const Access &x : mine)
     for (const Access &y : theirs) {
-      if ((!x.write && !y.write) || !mayAlias(x.memref, y.memref))
+      if (!mayConflict(x, y))
         continue;
       // Only a buffer the producer writes and the consumer reads, as one
       // memref (not views of it).
@@ -153,10 +153,8 @@ movedAbove(scf::ParallelOp producer, scf::ParallelOp consumer) {
     if (!collectAccesses(op, middle))
       return std::nullopt;
   }
-  for (const Access &x : middle)
-    for (const Access &y : theirs)
-      if ((x.write || y.write) && mayAlias(x.memref, y.memref))
-        return std::nullopt;
+  if (mayConflict(middle, theirs))
+    return std::nullopt;
   return moved;
 }
 

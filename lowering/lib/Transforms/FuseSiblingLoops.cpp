@@ -90,7 +90,7 @@ static bool conflict(ArrayRef<Access> a, ArrayRef<Access> b,
                      ArrayRef<Operation *> loops) {
   for (const Access &x : a)
     for (const Access &y : b) {
-      if ((!x.write && !y.write) || !arvr::mayAlias(x.memref, y.memref))
+      if (!arvr::mayConflict(x, y))
         continue;
       if (x.write && y.write && apart(x, y, loops))
         continue;

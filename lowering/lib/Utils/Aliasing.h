@@ -65,6 +65,19 @@ struct Access {
   bool write;
 };
 
+/// Whether accesses `x` and `y` may touch the same memory, one of them
+/// writing: their order matters.
+inline bool mayConflict(const Access &x, const Access &y) {
+  return (x.write || y.write) && mayAlias(x.memref, y.memref);
+}
+
+/// Whether an access of `a` may conflict with one of `b`.
+inline bool mayConflict(ArrayRef<Access> a, ArrayRef<Access> b) {
+  return llvm::any_of(a, [&](const Access &x) {
+    return llvm::any_of(b, [&](const Access &y) { return mayConflict(x, y); });
+  });
+}
+
 /// Appends the accesses (memref and vector loads and stores) of `op` and
 /// what it holds to `accesses`; false if something in it has another
 /// memory effect.
