@@ -1,9 +1,10 @@
 //===- Aliasing.h - Whether two memrefs may share memory --------*- C++ -*-===//
 //
 // What the passes that reorder or merge memory accesses ask (arvr-reuse-
-// loads, arvr-fuse-sibling-loops, arvr-fuse-point-consumers): the buffer a
-// memref views, whether a write through one memref may touch what another
-// reads or writes, and the loads and stores an op holds.
+// loads, arvr-fuse-sibling-loops, arvr-fuse-point-consumers, arvr-sink-
+// guarded-stores): the buffer a memref views, whether a write through one
+// memref may touch what another reads or writes, and the loads and stores
+// an op holds.
 // Memrefs in different address spaces never share memory; nor do distinct
 // kernel arguments and allocations (the runner gives every image and stage
 // a buffer of its own, the contract arvr-kernel-arg-aliasing also relies
