@@ -21,6 +21,11 @@
 //
 //   arvr_bench --plans DIR [--photo photo.ppm] [--reps N] [--csv FILE]
 //              [--set main|more] [--extra DIR2] [--count]
+//              [--only KERNEL,...] [--sizes 1080p,4K,8K]
+//
+// `--only` and `--sizes` keep those examples of the set and those frame
+// sizes (the second set has no 8K): a short device call, or one kernel at
+// one size under Nsight Compute (bench/README.md).
 //
 // `--count`: nothing timed; at 4K only, after the same output checks, each
 // implementation runs one batch of 8 between cudaProfilerStart and
@@ -66,6 +71,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -448,6 +454,17 @@ struct Impl {
 
 /// `--count`: profiled batches instead of timing (see the file comment).
 bool countMode = false;
+
+/// `--only K1,K2` and `--sizes S1,S2`: the examples and frame sizes run
+/// (all when empty): a short device call for one kernel, or one kernel at
+/// one size under Nsight Compute.
+std::set<std::string> onlyKernels, onlySizes;
+bool wanted(const std::string &kernel) {
+  return onlyKernels.empty() || onlyKernels.count(kernel);
+}
+bool wantedSize(const std::string &size) {
+  return onlySizes.empty() || onlySizes.count(size);
+}
 
 /// Starts each implementation's profiled batch in `--count` mode: the
 /// kernels Nsight Compute reports after it are that implementation's.
@@ -1261,12 +1278,29 @@ Options parseOptions(int argc, char **argv) {
       o.extra = value();
     else if (a == "--count")
       countMode = true;
-    else
+    else if (a == "--only" || a == "--sizes") {
+      const std::set<std::string> known =
+          a == "--only"
+              ? std::set<std::string>{"lens_undistort", "gaussian_blur",
+                                      "nv12_to_rgb", "bilateral", "harris",
+                                      "pyr_down", "stereo_sad",
+                                      "warp_perspective"}
+              : std::set<std::string>{"1080p", "4K", "8K"};
+      std::set<std::string> &into = a == "--only" ? onlyKernels : onlySizes;
+      std::stringstream list(value());
+      for (std::string name; std::getline(list, name, ',');) {
+        if (!known.count(name))
+          die(a + ": no " + (a == "--only" ? "example" : "size") + " '" +
+              name + "'");
+        into.insert(name);
+      }
+    } else
       die("unknown option " + a);
   }
   if (o.plans.empty())
     die("usage: arvr_bench --plans DIR [--photo P.ppm] [--reps N] [--csv "
-        "F] [--set main|more] [--extra DIR] [--count]");
+        "F] [--set main|more] [--extra DIR] [--count] [--only K1,K2] "
+        "[--sizes S1,S2]");
   if (o.reps < 50)
     die("at least 50 repetitions");
   if (o.set != "main" && o.set != "more")
@@ -1348,14 +1382,17 @@ int main(int argc, char **argv) {
   };
   for (Size s : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160},
                  Size{"8K", 7680, 4320}}) {
-    if (countMode && s.width != 3840)
+    if ((countMode && s.width != 3840) || !wantedSize(s.name))
       continue;
-    benchLens(lens, lensVariants, photo, s.name, s.width, s.height, reps,
-              stream);
-    benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
-                  stream);
-    benchNv12(nv12, nv12Variants, photo, s.name, s.width, s.height, reps,
-              stream);
+    if (wanted("lens_undistort"))
+      benchLens(lens, lensVariants, photo, s.name, s.width, s.height, reps,
+                stream);
+    if (wanted("gaussian_blur"))
+      benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
+                    stream);
+    if (wanted("nv12_to_rgb"))
+      benchNv12(nv12, nv12Variants, photo, s.name, s.width, s.height, reps,
+                stream);
   }
   if (countMode) {
     CUDA(cudaStreamDestroy(stream));
@@ -1363,9 +1400,12 @@ int main(int argc, char **argv) {
   }
   csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
          "upload_us,kernel_us,download_us\n";
-  endToEnd(lens, "lens_undistort", photo, stream);
-  endToEnd(gauss, "gaussian_blur", photo, stream);
-  endToEnd(nv12, "nv12_to_rgb", photo, stream);
+  if (wanted("lens_undistort"))
+    endToEnd(lens, "lens_undistort", photo, stream);
+  if (wanted("gaussian_blur"))
+    endToEnd(gauss, "gaussian_blur", photo, stream);
+  if (wanted("nv12_to_rgb"))
+    endToEnd(nv12, "nv12_to_rgb", photo, stream);
   CUDA(cudaStreamDestroy(stream));
   return 0;
 }

@@ -307,6 +307,8 @@ void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
                                   {"stereo_sad", 3.0},
                                   {"warp_perspective", 6.0}};
   for (const MoreExample &e : examples) {
+    if (!wanted(e.kernel))
+      continue;
     if (!std::ifstream(dir + "/" + e.kernel + ".plan.json")) {
       std::printf("# %s: no plan in %s, not run\n", e.kernel.c_str(),
                   dir.c_str());
@@ -314,8 +316,9 @@ void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
     }
     ArvrKernel k;
     k.load(dir, e.kernel);
-    if (!countMode)
+    if (!countMode && wantedSize("1080p"))
       benchMore(k, e, photo, "1080p", 1920, 1080, reps, extra, stream);
-    benchMore(k, e, photo, "4K", 3840, 2160, reps, extra, stream);
+    if (wantedSize("4K"))
+      benchMore(k, e, photo, "4K", 3840, 2160, reps, extra, stream);
   }
 }

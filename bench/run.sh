@@ -136,6 +136,10 @@ photo=()
 # for any example of either set), run beside these.
 extra=()
 [ -n "${ARVR_BENCH_EXTRA:-}" ] && extra=(--extra "$ARVR_BENCH_EXTRA")
+# ARVR_BENCH_ONLY=K1,K2 and ARVR_BENCH_SIZES=1080p,4K: those examples and
+# sizes alone (arvr_bench --only, --sizes): a short device call.
+[ -n "${ARVR_BENCH_ONLY:-}" ] && extra+=(--only "$ARVR_BENCH_ONLY")
+[ -n "${ARVR_BENCH_SIZES:-}" ] && extra+=(--sizes "$ARVR_BENCH_SIZES")
 # ARVR_BENCH_SETS=more: the second set alone (a short device call).
 if [ "${ARVR_BENCH_SETS:-both}" = more ]; then
   : >"$out/bench.csv"
@@ -195,7 +199,10 @@ for k in lens_undistort gaussian_blur; do
   end=$(date +%s%N)
   echo "# arvrc run $k on a 4K PNG (CLI, wall clock): $(( (end - start) / 1000000 )) ms" | tee -a "$out/machine.txt"
 done
-rm -rf "$out/4k.png" "$out"/4k-*.png "$out/photo.ppm" "$out/arvr_bench" "$out/ptx" "$out/ptx-more"
+rm -rf "$out/4k.png" "$out"/4k-*.png
+# ARVR_BENCH_KEEP=1 keeps arvr_bench and the PTX it read, for Nsight Compute
+# afterwards (bench/README.md).
+[ "${ARVR_BENCH_KEEP:-0}" = 1 ] || rm -rf "$out/photo.ppm" "$out/arvr_bench" "$out/ptx" "$out/ptx-more"
 
 python3 "$src/bench/report.py" "$out/bench.csv" "$out/compile.csv" "$out/machine.txt" \
   "$out/results.md" "$out/chart.png" "${counts[@]}"
