@@ -1282,16 +1282,16 @@ Options parseOptions(int argc, char **argv) {
       const std::set<std::string> known =
           a == "--only"
               ? std::set<std::string>{"lens_undistort", "gaussian_blur",
-                                      "nv12_to_rgb", "bilateral", "harris",
-                                      "pyr_down", "stereo_sad",
-                                      "warp_perspective"}
+                                      "nv12_to_rgb",    "bilateral",
+                                      "harris",         "pyr_down",
+                                      "stereo_sad",     "warp_perspective"}
               : std::set<std::string>{"1080p", "4K", "8K"};
       std::set<std::string> &into = a == "--only" ? onlyKernels : onlySizes;
       std::stringstream list(value());
       for (std::string name; std::getline(list, name, ',');) {
         if (!known.count(name))
-          die(a + ": no " + (a == "--only" ? "example" : "size") + " '" +
-              name + "'");
+          die(a + ": no " + (a == "--only" ? "example" : "size") + " '" + name +
+              "'");
         into.insert(name);
       }
     } else
