@@ -1279,13 +1279,12 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--count")
       countMode = true;
     else if (a == "--only" || a == "--sizes") {
-      const std::set<std::string> known =
-          a == "--only"
-              ? std::set<std::string>{"lens_undistort", "gaussian_blur",
-                                      "nv12_to_rgb",    "bilateral",
-                                      "harris",         "pyr_down",
-                                      "stereo_sad",     "warp_perspective"}
-              : std::set<std::string>{"1080p", "4K", "8K"};
+      std::set<std::string> known = {"1080p", "4K", "8K"};
+      if (a == "--only") {
+        known = {"lens_undistort", "gaussian_blur", "nv12_to_rgb"};
+        for (const MoreExample &e : kMoreExamples)
+          known.insert(e.kernel);
+      }
       std::set<std::string> &into = a == "--only" ? onlyKernels : onlySizes;
       std::stringstream list(value());
       for (std::string name; std::getline(list, name, ',');) {

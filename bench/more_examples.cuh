@@ -297,16 +297,18 @@ void benchMore(ArvrKernel &k, const MoreExample &e, const HostImage &photo,
       sets, reps, stream);
 }
 
-/// The second set: each of the five examples whose plan is in `dir`,
-/// at 1080p and 4K.
+/// The second set's five examples.
+const MoreExample kMoreExamples[] = {{"bilateral", 6.0},
+                                     {"harris", 5.0, true},
+                                     {"pyr_down", 3.0 + 3.0 * 21 / 64},
+                                     {"stereo_sad", 3.0},
+                                     {"warp_perspective", 6.0}};
+
+/// The second set: each of its examples whose plan is in `dir`, at 1080p
+/// and 4K.
 void benchMoreExamples(const std::string &dir, const HostImage &photo, int reps,
                        const std::string &extra, cudaStream_t stream) {
-  const MoreExample examples[] = {{"bilateral", 6.0},
-                                  {"harris", 5.0, true},
-                                  {"pyr_down", 3.0 + 3.0 * 21 / 64},
-                                  {"stereo_sad", 3.0},
-                                  {"warp_perspective", 6.0}};
-  for (const MoreExample &e : examples) {
+  for (const MoreExample &e : kMoreExamples) {
     if (!wanted(e.kernel))
       continue;
     if (!std::ifstream(dir + "/" + e.kernel + ".plan.json")) {
