@@ -1,7 +1,8 @@
 // arvr-gpu-biased-int-to-float: a u8/u16 converted to f32 that only meets
 // integral constants in sums and differences, or another such conversion
 // in a difference, becomes 0x4B000000 | x (2^23 + x) and each use one
-// subtraction of biased values; conversions with any other use stay.
+// subtraction of biased values; conversions with any other use stay. A
+// constant element of a vector of bytes is biased by one `prmt`.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-gpu-biased-int-to-float))' | FileCheck %s
 
 gpu.module @kernels {
@@ -68,6 +69,44 @@ gpu.module @kernels {
     %f = llvm.uitofp %x : vector<4xi8> to vector<4xf32>
     %d = llvm.fsub %f, %k : vector<4xf32>
     llvm.return %d : vector<4xf32>
+  }
+
+  // A constant element of a vector load's bytes: one `prmt` of its word
+  // with the exponent's word (x's byte, then 0x00, 0x00, 0x4B: selector
+  // 0x7540 | k % 4 for bytes, 0x74 (2j+1) (2j) for half j of a word of
+  // u16s); an element at a run-time index keeps the zero-extension and
+  // the `or`.
+  // CHECK-LABEL: llvm.func @vector_elements
+  // CHECK-SAME: (%[[V:[^:]+]]: vector<16xi8>, %[[H:[^:]+]]: vector<8xi16>, %{{[^:]+}}: i32)
+  // CHECK-NOT: llvm.uitofp
+  // CHECK: %[[WS:.+]] = llvm.bitcast %[[V]] : vector<16xi8> to vector<4xi32>
+  // CHECK: %[[ONE:.+]] = llvm.mlir.constant(1 : i64) : i64
+  // CHECK: %[[W:.+]] = llvm.extractelement %[[WS]][%[[ONE]] : i64] : vector<4xi32>
+  // CHECK: %[[BIAS:.+]] = llvm.mlir.constant(1258291200 : i32) : i32
+  // CHECK: %[[SEL:.+]] = llvm.mlir.constant(30017 : i32) : i32
+  // CHECK: %[[P:.+]] = llvm.call_intrinsic "llvm.nvvm.prmt"(%[[W]], %[[BIAS]], %[[SEL]]) : (i32, i32, i32) -> i32
+  // CHECK: llvm.bitcast %[[P]] : i32 to f32
+  // CHECK: llvm.bitcast %[[H]] : vector<8xi16> to vector<4xi32>
+  // CHECK: llvm.mlir.constant(29746 : i32) : i32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"
+  // CHECK: %[[Z:.+]] = llvm.zext %{{.+}} : i8 to i32
+  // CHECK: llvm.or %[[Z]]
+  llvm.func @vector_elements(%v: vector<16xi8>, %h: vector<8xi16>, %i: i32) -> f32 {
+    %k = llvm.mlir.constant(16.0 : f32) : f32
+    %five = llvm.mlir.constant(5 : i64) : i64
+    %three = llvm.mlir.constant(3 : i64) : i64
+    %x = llvm.extractelement %v[%five : i64] : vector<16xi8>
+    %y = llvm.extractelement %h[%three : i64] : vector<8xi16>
+    %z = llvm.extractelement %v[%i : i32] : vector<16xi8>
+    %fx = llvm.uitofp %x : i8 to f32
+    %fy = llvm.uitofp %y : i16 to f32
+    %fz = llvm.uitofp %z : i8 to f32
+    %a = llvm.fsub %fx, %k : f32
+    %b = llvm.fsub %fy, %k : f32
+    %c = llvm.fsub %fz, %k : f32
+    %s = llvm.fmul %a, %b : f32
+    %t = llvm.fmul %s, %c : f32
+    llvm.return %t : f32
   }
 
   // Left alone: a product (the bias does not fold), a constant that is

@@ -926,8 +926,12 @@ def ArvrGpuBiasedIntToFloat
     `K - x` as `(2^23 + K) - (2^23 + x)`, `x - y` as
     `(2^23 + x) - (2^23 + y)`. Each is exact, so the results are the bits
     `uitofp` gives; the instruction count is the same, with one conversion
-    fewer. Conversions with any other use are left alone. Scalars and
-    vectors; run on the kernels' LLVM dialect after convert-gpu-to-nvvm.
+    fewer. Conversions with any other use are left alone. Where `x` is a
+    constant element of a vector of u8 or u16 filling whole words (a vector
+    load's bytes), one `prmt` (`llvm.nvvm.prmt`) builds `0x4B000000 | x`
+    from `x`'s word and the constant `0x4B000000`: one instruction instead
+    of a byte extraction and the `or`. Scalars and vectors; run on the
+    kernels' LLVM dialect after convert-gpu-to-nvvm.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
