@@ -230,11 +230,17 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // 4. NVVM -> PTX, held in a gpu.binary (format isa: ptxas is not needed;
   //    libdevice is linked when the kernel calls it), or a cubin assembled
   //    by the toolkit's ptxas (format bin).
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.cubin ? "bin" : "isa";
-  binary.toolkitPath = options.cudaPath; // Where libdevice is linked from.
-
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (options.cubin) {
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = "bin";
+    binary.toolkitPath = options.cudaPath; // Where libdevice is linked from.
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    return;
+  }
+  // PTX: the same, a program's independent kernels optimised in parallel.
+  ArvrGpuModuleToPtxOptions ptx;
+  ptx.toolkit = options.cudaPath;
+  pm.addPass(createArvrGpuModuleToPtx(ptx));
 }
 
 void mlir::arvr::buildCpuPipeline(OpPassManager &pm, LoweringStage stopAfter,

@@ -862,6 +862,35 @@ def ArvrMergeGpuModules : Pass<"arvr-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ArvrGpuModuleToPtx : Pass<"arvr-gpu-module-to-ptx", "::mlir::ModuleOp"> {
+  let summary = "Each gpu.module to PTX, as gpu-module-to-binary, its kernels optimised in parallel";
+  let description = [{
+    What `gpu-module-to-binary` does with the `isa` format (the module's
+    LLVM IR through LLVM's O-level pipeline and the NVPTX backend, into a
+    `gpu.binary` of PTX), with one difference: where a module's only
+    definitions are two or more kernels and it has no global variables (no
+    kernel calls or reads what another defines), each kernel is optimised
+    in a clone of the module holding its definition alone, on an
+    LLVMContext and target machine of its own, on the context's threads;
+    the optimised kernels are linked back in their order and the backend
+    compiles the module as before. The pipeline works a function at a time
+    or over what a function calls, and a kernel calls nothing, so the PTX
+    is the whole-module run's, byte for byte (every example's is). A
+    module with another definition (libdevice's functions) or a global (a
+    constant table) is optimised whole. `toolkit`: the CUDA toolkit whose
+    libdevice is linked where a kernel calls it.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", "\"\"",
+           "CUDA toolkit for libdevice">,
+  ];
+  let statistics = [
+    Statistic<"kernelsApart", "kernels-apart",
+              "Kernels optimised in a module of their own">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ArvrKernelArgAliasing
     : Pass<"arvr-kernel-arg-aliasing", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Mark kernels' image pointers noalias, and readonly if read only";

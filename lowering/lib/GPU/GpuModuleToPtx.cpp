@@ -1,0 +1,221 @@
+//===- GpuModuleToPtx.cpp - gpu.modules to PTX, kernels optimised apart ---===//
+//
+// gpu-module-to-binary (format isa) translates a gpu.module to LLVM IR,
+// runs LLVM's O-level pipeline over it and compiles it with the NVPTX
+// backend, as one module: a program of several kernels (a pyramid's
+// levels) pays their optimisation one after another, a third of its
+// build for pyr_down.
+//
+// This pass does the same, to the same gpu.binary, with one difference:
+// where the module's only definitions are two or more kernels and it has
+// no global variables, so that no kernel calls or reads anything another
+// one defines, each kernel is optimised in a module of its own (a clone
+// with the other kernels declared), on an LLVMContext and a target
+// machine of its own, on the MLIRContext's threads; the optimised kernels
+// are linked back into the module in their order and the backend
+// compiles it as before. The pipeline's passes work on one function at a
+// time or on what a function calls, and a kernel calls nothing, so each
+// kernel comes out as the whole-module run gives it: the examples' PTX is
+// byte for byte that of gpu-module-to-binary. A module with any other
+// definition (libdevice's functions, linked in for exp and the like) or
+// a global (a constant table) is optimised whole, as there.
+//
+// Preconditions: each gpu.module is in the LLVM/NVVM dialects with an
+// #nvvm.target. Produces PTX only (a cubin goes through
+// gpu-module-to-binary).
+//
+//===----------------------------------------------------------------------===//
+
+#include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+namespace mlir::arvr {
+#define GEN_PASS_DEF_ARVRGPUMODULETOPTX
+#include "arvr/Lowering/Passes.h.inc"
+} // namespace mlir::arvr
+
+using namespace mlir;
+
+namespace {
+
+using Bitcode = SmallVector<char, 0>;
+
+/// The module in `bitcode` optimised at `level` for the target, written
+/// back into `bitcode`; on its own LLVMContext and target machine, so that
+/// several run at once.
+static LogicalResult optimizeApart(Bitcode &bitcode, int level,
+                                   StringRef triple, StringRef chip,
+                                   StringRef features) {
+  llvm::LLVMContext context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                            "kernel"),
+      context);
+  if (!module) {
+    llvm::consumeError(module.takeError());
+    return failure();
+  }
+  std::string error;
+  llvm::Triple parsedTriple(triple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(parsedTriple, error);
+  if (!target)
+    return failure();
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(parsedTriple, chip, features, {}, {}));
+  if (!machine)
+    return failure();
+  machine->setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
+  if (llvm::Error failed = makeOptimizingTransformer(
+          level, /*sizeLevel=*/0, machine.get())(module->get())) {
+    llvm::consumeError(std::move(failed));
+    return failure();
+  }
+  bitcode.clear();
+  llvm::raw_svector_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(**module, os);
+  return success();
+}
+
+/// NVVM's serialisation to PTX, its kernels optimised apart where they
+/// share nothing.
+class KernelsApartSerializer : public NVVM::SerializeGPUModuleBase {
+public:
+  using SerializeGPUModuleBase::SerializeGPUModuleBase;
+
+  /// How many kernels were optimised apart.
+  unsigned apart = 0;
+
+protected:
+  LogicalResult optimizeModule(llvm::Module &module, int level) override {
+    SmallVector<llvm::Function *> kernels;
+    bool apart =
+        module.global_empty() && module.alias_empty() && module.ifunc_empty();
+    for (llvm::Function &function : module) {
+      if (function.isDeclaration())
+        continue;
+      if (function.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+        kernels.push_back(&function);
+      else
+        apart = false;
+    }
+    if (!apart || kernels.size() < 2)
+      return ModuleToObject::optimizeModule(module, level);
+
+    // The backend compiles at this level, as the whole-module run sets.
+    FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+    if (failed(machine))
+      return failure();
+    (*machine)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
+
+    // Each kernel's module: its definition, the other kernels declared.
+    SmallVector<Bitcode> parts(kernels.size());
+    for (auto [kernel, bitcode] : llvm::zip_equal(kernels, parts)) {
+      llvm::ValueToValueMapTy map;
+      std::unique_ptr<llvm::Module> part = llvm::CloneModule(
+          module, map,
+          [kernel](const llvm::GlobalValue *value) { return value == kernel; });
+      llvm::raw_svector_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(*part, os);
+    }
+    if (failed(failableParallelForEach(
+            getOperation().getContext(), parts, [&](Bitcode &bitcode) {
+              return optimizeApart(bitcode, level, triple, chip, features);
+            })))
+      return getOperation().emitError()
+             << "could not optimise a kernel's LLVM IR";
+
+    // Back in order: each definition takes its declaration's place.
+    for (llvm::Function *kernel : kernels)
+      kernel->deleteBody();
+    for (Bitcode &bitcode : parts) {
+      llvm::Expected<std::unique_ptr<llvm::Module>> part =
+          llvm::parseBitcodeFile(
+              llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                                    "kernel"),
+              module.getContext());
+      if (!part) {
+        llvm::consumeError(part.takeError());
+        return getOperation().emitError() << "could not read a kernel back";
+      }
+      if (llvm::Linker::linkModules(module, std::move(*part)))
+        return getOperation().emitError() << "could not link a kernel back";
+    }
+    apart = kernels.size();
+    return success();
+  }
+
+  /// PTX text, as gpu-module-to-binary's `isa` format gives it.
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &module) override {
+    FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+    if (failed(machine))
+      return failure();
+    FailureOr<SmallString<0>> ptx = translateModuleToISA(
+        module, **machine, [&] { return getOperation().emitError(); });
+    if (failed(ptx))
+      return failure();
+    if (isaCallback)
+      isaCallback(*ptx);
+    return SmallVector<char, 0>(ptx->begin(), ptx->end());
+  }
+};
+
+struct ArvrGpuModuleToPtxPass
+    : public arvr::impl::ArvrGpuModuleToPtxBase<ArvrGpuModuleToPtxPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::TargetOptions options(toolkit, /*librariesToLink=*/{},
+                               /*cmdOptions=*/{}, /*elfSection=*/{},
+                               gpu::CompilationTarget::Assembly);
+    SmallVector<gpu::GPUModuleOp> modules(
+        getOperation().getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp module : modules) {
+      SmallVector<Attribute> objects;
+      ArrayAttr targets = module.getTargetsAttr();
+      if (!targets || targets.empty()) {
+        module.emitError("arvr-gpu-module-to-ptx: a gpu.module without a "
+                         "target");
+        return signalPassFailure();
+      }
+      for (Attribute attr : targets) {
+        auto target = dyn_cast<NVVM::NVVMTargetAttr>(attr);
+        if (!target) {
+          module.emitError("arvr-gpu-module-to-ptx: a target other than "
+                           "#nvvm.target");
+          return signalPassFailure();
+        }
+        KernelsApartSerializer serializer(*module, target, options);
+        serializer.init();
+        std::optional<SmallVector<char, 0>> ptx = serializer.run();
+        if (!ptx) {
+          module.emitError("arvr-gpu-module-to-ptx: no PTX");
+          return signalPassFailure();
+        }
+        kernelsApart += serializer.apart;
+        objects.push_back(cast<gpu::TargetAttrInterface>(attr).createObject(
+            module, *ptx, options));
+      }
+      OpBuilder builder(module);
+      gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
+                            /*offloadingHandler=*/Attribute(),
+                            builder.getArrayAttr(objects));
+      module.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,56 @@
+// arvr-gpu-module-to-ptx: each gpu.module to a gpu.binary of PTX, as
+// gpu-module-to-binary (format isa) makes it; a module whose only
+// definitions are kernels, with no globals (@apart), has each kernel
+// optimised in a module of its own, the kernels linked back in their
+// order; one with a global (@whole) is optimised whole. The PTX is
+// gpu-module-to-binary's, byte for byte (its objects also carry the time
+// the backend took, which this pass leaves out: the cache's entries stay
+// the same from one build to the next).
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx)' > %t.apart
+// RUN: FileCheck %s < %t.apart
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu-module-to-binary{format=isa})' | sed -e 's/LLVMIRToISATimeInMs = [0-9]* : i64, //' > %t.whole
+// RUN: diff %t.apart %t.whole
+
+// CHECK-NOT: gpu.module
+// CHECK: gpu.binary @apart {{ *}}[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32}, assembly = "
+// CHECK-SAME: .target sm_90
+// CHECK-SAME: .visible .entry scale(
+// CHECK-SAME: mul.rn.f32
+// CHECK-SAME: .visible .entry negate(
+// CHECK-SAME: neg.f32
+// CHECK: gpu.binary @whole {{ *}}[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32}, assembly = "
+// CHECK-SAME: .global .align 4 .b8 table
+// CHECK-SAME: .visible .entry lookup(
+// CHECK-SAME: .visible .entry copy(
+
+module attributes {gpu.container_module} {
+  gpu.module @apart [#nvvm.target<O = 3, chip = "sm_90">] {
+    llvm.func @scale(%p: !llvm.ptr, %k: f32) attributes {gpu.kernel, nvvm.kernel} {
+      %x = llvm.load %p : !llvm.ptr -> f32
+      %y = llvm.fmul %x, %k : f32
+      llvm.store %y, %p : f32, !llvm.ptr
+      llvm.return
+    }
+    llvm.func @negate(%p: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %x = llvm.load %p : !llvm.ptr -> f32
+      %y = llvm.fneg %x : f32
+      llvm.store %y, %p : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  gpu.module @whole [#nvvm.target<O = 3, chip = "sm_90">] {
+    llvm.mlir.global internal constant @table(dense<[1.0, 2.0, 4.0, 8.0]> : tensor<4xf32>) {addr_space = 1 : i32} : !llvm.array<4 x f32>
+    llvm.func @lookup(%p: !llvm.ptr, %i: i32) attributes {gpu.kernel, nvvm.kernel} {
+      %t = llvm.mlir.addressof @table : !llvm.ptr<1>
+      %e = llvm.getelementptr %t[0, %i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, !llvm.array<4 x f32>
+      %x = llvm.load %e : !llvm.ptr<1> -> f32
+      llvm.store %x, %p : f32, !llvm.ptr
+      llvm.return
+    }
+    llvm.func @copy(%p: !llvm.ptr, %q: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
+      %x = llvm.load %q : !llvm.ptr -> f32
+      llvm.store %x, %p : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+}
