@@ -101,7 +101,7 @@ public:
 protected:
   LogicalResult optimizeModule(llvm::Module &module, int level) override {
     SmallVector<llvm::Function *> kernels;
-    bool apart =
+    bool independent =
         module.global_empty() && module.alias_empty() && module.ifunc_empty();
     for (llvm::Function &function : module) {
       if (function.isDeclaration())
@@ -109,9 +109,9 @@ protected:
       if (function.getCallingConv() == llvm::CallingConv::PTX_Kernel)
         kernels.push_back(&function);
       else
-        apart = false;
+        independent = false;
     }
-    if (!apart || kernels.size() < 2)
+    if (!independent || kernels.size() < 2)
       return ModuleToObject::optimizeModule(module, level);
 
     // The backend compiles at this level, as the whole-module run sets.
