@@ -455,6 +455,10 @@ struct Impl {
 /// `--count`: profiled batches instead of timing (see the file comment).
 bool countMode = false;
 
+/// The first set's examples (the second's are kMoreExamples).
+const char *const kLens = "lens_undistort", *const kGaussian = "gaussian_blur",
+                  *const kNv12 = "nv12_to_rgb";
+
 /// `--only K1,K2` and `--sizes S1,S2`: the examples and frame sizes run
 /// (all when empty): a short device call for one kernel, or one kernel at
 /// one size under Nsight Compute.
@@ -971,7 +975,7 @@ void benchLens(ArvrKernel &k,
 #endif
   addVariants(impls, variants, variantFrames);
   measure(
-      {"lens_undistort", 6.0}, sizeName, width, height, impls,
+      {kLens, 6.0}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
         CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameBytes,
@@ -1043,7 +1047,7 @@ void benchGaussian(ArvrKernel &k,
 #endif
   addVariants(impls, variants, variantFrames);
   measure(
-      {"gaussian_blur", 6.0}, sizeName, width, height, impls,
+      {kGaussian, 6.0}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameBytes);
         CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameBytes,
@@ -1128,7 +1132,7 @@ void benchNv12(ArvrKernel &k,
 #endif
   addVariants(impls, variants, variantFrames);
   measure(
-      {"nv12_to_rgb", 4.5}, sizeName, width, height, impls,
+      {kNv12, 4.5}, sizeName, width, height, impls,
       [&](int i, int f, std::vector<uint8_t> &host) {
         host.resize(frameOut);
         CUDA(cudaMemcpy(host.data(), out[bufferIndex(i)]->ptr(f), frameOut,
@@ -1171,7 +1175,7 @@ double measureCopy(cudaStream_t stream) {
 void endToEnd(ArvrKernel &k, const std::string &name, const HostImage &photo,
               cudaStream_t stream) {
   const int width = 3840, height = 2160;
-  bool nv12 = name == "nv12_to_rgb";
+  bool nv12 = name == kNv12;
   size_t inBytes =
       nv12 ? size_t(width) * height * 3 / 2 : size_t(width) * height * 3;
   size_t outBytes = size_t(width) * height * 3;
@@ -1281,7 +1285,7 @@ Options parseOptions(int argc, char **argv) {
     else if (a == "--only" || a == "--sizes") {
       std::set<std::string> known = {"1080p", "4K", "8K"};
       if (a == "--only") {
-        known = {"lens_undistort", "gaussian_blur", "nv12_to_rgb"};
+        known = {kLens, kGaussian, kNv12};
         for (const MoreExample &e : kMoreExamples)
           known.insert(e.kernel);
       }
@@ -1344,9 +1348,9 @@ int main(int argc, char **argv) {
   }
 
   ArvrKernel lens, gauss, nv12;
-  lens.load(plans, "lens_undistort");
-  gauss.load(plans, "gaussian_blur");
-  nv12.load(plans, "nv12_to_rgb");
+  lens.load(plans, kLens);
+  gauss.load(plans, kGaussian);
+  nv12.load(plans, kNv12);
   // Other schedules of the Gaussian and the lens, when bench/run.sh built
   // them.
   std::vector<std::unique_ptr<ArvrKernel>> variantKernels;
@@ -1370,10 +1374,10 @@ int main(int argc, char **argv) {
                     {"lens_undistort_px4", "arvrc 4 px/thread"},
                     {"lens_undistort_32x8", "arvrc 32x8"}},
                    variantKernels);
-  addExtraVariants(extra, "gaussian_blur", variants, variantKernels);
-  addExtraVariants(extra, "lens_undistort", lensVariants, variantKernels);
+  addExtraVariants(extra, kGaussian, variants, variantKernels);
+  addExtraVariants(extra, kLens, lensVariants, variantKernels);
   std::vector<std::pair<std::string, ArvrKernel *>> nv12Variants;
-  addExtraVariants(extra, "nv12_to_rgb", nv12Variants, variantKernels);
+  addExtraVariants(extra, kNv12, nv12Variants, variantKernels);
 
   struct Size {
     const char *name;
@@ -1383,13 +1387,13 @@ int main(int argc, char **argv) {
                  Size{"8K", 7680, 4320}}) {
     if ((countMode && s.width != 3840) || !wantedSize(s.name))
       continue;
-    if (wanted("lens_undistort"))
+    if (wanted(kLens))
       benchLens(lens, lensVariants, photo, s.name, s.width, s.height, reps,
                 stream);
-    if (wanted("gaussian_blur"))
+    if (wanted(kGaussian))
       benchGaussian(gauss, variants, photo, s.name, s.width, s.height, reps,
                     stream);
-    if (wanted("nv12_to_rgb"))
+    if (wanted(kNv12))
       benchNv12(nv12, nv12Variants, photo, s.name, s.width, s.height, reps,
                 stream);
   }
@@ -1399,12 +1403,12 @@ int main(int argc, char **argv) {
   }
   csv << "# end-to-end: kernel,resolution,batch,implementation,total_us,"
          "upload_us,kernel_us,download_us\n";
-  if (wanted("lens_undistort"))
-    endToEnd(lens, "lens_undistort", photo, stream);
-  if (wanted("gaussian_blur"))
-    endToEnd(gauss, "gaussian_blur", photo, stream);
-  if (wanted("nv12_to_rgb"))
-    endToEnd(nv12, "nv12_to_rgb", photo, stream);
+  if (wanted(kLens))
+    endToEnd(lens, kLens, photo, stream);
+  if (wanted(kGaussian))
+    endToEnd(gauss, kGaussian, photo, stream);
+  if (wanted(kNv12))
+    endToEnd(nv12, kNv12, photo, stream);
   CUDA(cudaStreamDestroy(stream));
   return 0;
 }
