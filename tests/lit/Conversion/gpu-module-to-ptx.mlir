@@ -5,8 +5,9 @@
 // order; one with a global (@whole) is optimised whole. The PTX is
 // gpu-module-to-binary's, byte for byte (its objects also carry the time
 // the backend took, which this pass leaves out: the cache's entries stay
-// the same from one build to the next).
-// RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx)' > %t.apart
+// the same from one build to the next), with `backend-level=3`; by
+// default the backend runs at -O2 (@level below).
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx{backend-level=3})' > %t.apart
 // RUN: FileCheck %s < %t.apart
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu-module-to-binary{format=isa})' | sed -e 's/LLVMIRToISATimeInMs = [0-9]* : i64, //' > %t.whole
 // RUN: diff %t.apart %t.whole
@@ -53,4 +54,38 @@ module attributes {gpu.container_module} {
       llvm.return
     }
   }
+  // A loop reduced from brightness_contrast's kernel (llvm-reduce) whose
+  // PTX differs at -O2 and -O3: -O3's GVN after strength reduction folds
+  // the second store's address, p + zext(n + 1), to a 64-bit add of the
+  // constant 2^31 (the index is only stored to when n + 1 wraps).
+  gpu.module @level [#nvvm.target<O = 3, chip = "sm_90">] {
+    llvm.func @fill(%p: !llvm.ptr, %n: i32) attributes {gpu.kernel, nvvm.kernel} {
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %byte = llvm.mlir.constant(0 : i8) : i8
+      %one = llvm.mlir.constant(1 : i32) : i32
+      llvm.br ^head(%zero : i32)
+    ^head(%i: i32):
+      %more = llvm.icmp "slt" %i, %n : i32
+      llvm.cond_br %more, ^body, ^done
+    ^body:
+      %wide = llvm.zext %i : i32 to i64
+      %at = llvm.getelementptr %p[%wide] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+      llvm.store %byte, %at : i8, !llvm.ptr
+      %next = llvm.add %n, %one : i32
+      llvm.br ^head(%next : i32)
+    ^done:
+      llvm.return
+    }
+  }
 }
+
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx)' | FileCheck %s --check-prefix=O2
+// RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx{backend-level=3})' | FileCheck %s --check-prefix=O3
+// RUN: not arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx{backend-level=4})' 2>&1 | FileCheck %s --check-prefix=BAD
+// O2: gpu.binary @level
+// O2-SAME: cvt.u64.u32
+// O2-NOT: 2147483648
+// O3: gpu.binary @level
+// O3-NOT: cvt.u64.u32
+// O3-SAME: add.s64 {{.*}}, 2147483648;
+// BAD: backend-level must be 0 to 3, not 4

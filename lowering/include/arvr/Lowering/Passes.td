@@ -878,11 +878,20 @@ def ArvrGpuModuleToPtx : Pass<"arvr-gpu-module-to-ptx", "::mlir::ModuleOp"> {
     is the whole-module run's, byte for byte (every example's is). A
     module with another definition (libdevice's functions) or a global (a
     constant table) is optimised whole. `toolkit`: the CUDA toolkit whose
-    libdevice is linked where a kernel calls it.
+    libdevice is linked where a kernel calls it. `backend-level`: the
+    NVPTX backend's optimisation level (llc's -O), 2 by default, the IR
+    pipeline staying at the target's O: at 3 the backend runs GVN where 2
+    runs EarlyCSE after its straight-line strength reduction, a fifth of
+    the backend's time for pyr_down, for no shorter PTX (every example's is
+    the same at 2 but for pyr_down's, 15 instructions shorter, and
+    brightness_contrast's register numbers); 3 gives gpu-module-to-binary's
+    PTX byte for byte.
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", "\"\"",
            "CUDA toolkit for libdevice">,
+    Option<"backendLevel", "backend-level", "int", "2",
+           "The NVPTX backend's optimisation level (llc's -O, 0-3)">,
   ];
   let statistics = [
     Statistic<"kernelsApart", "kernels-apart",
