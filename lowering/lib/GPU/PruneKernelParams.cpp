@@ -22,12 +22,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRPRUNEKERNELPARAMS
