@@ -13,7 +13,6 @@
 #include "arvr/Frontend/AST.h"
 
 #include "arvr/Dialect/ArvrDialect.h"
-#include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -408,12 +407,6 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
       if (planned.args.back().empty())
         return false;
     }
-    if (auto params = launch->getAttrOfType<mlir::DenseI32ArrayAttr>(
-            mlir::arvr::kKernelParamsAttrName)) {
-      planned.params.assign(params.asArrayRef().begin(),
-                            params.asArrayRef().end());
-      planned.pruned = true;
-    }
     plan.launches.push_back(planned);
   }
   return true;
@@ -489,11 +482,6 @@ void arvrc::writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os) {
        << " shared " << launch.shared << " args";
     for (const std::string &arg : launch.args)
       os << " " << arg;
-    if (launch.pruned) {
-      os << " params";
-      for (int32_t word : launch.params)
-        os << " " << word;
-    }
     os << "\n";
   }
   definitionsUpTo(plan.definitions.size());
@@ -558,23 +546,15 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
   for (const auto &[arg, size] : plan.outputSizes)
     outputSizes.push_back(json::Object{{"output", "a" + std::to_string(arg)},
                                        {"size", operands(size)}});
-  for (const LaunchPlan::Launch &launch : plan.launches) {
-    json::Object object{
+  for (const LaunchPlan::Launch &launch : plan.launches)
+    launches.push_back(json::Object{
         {"entry", launch.entry},
         {"grid",
          operands(std::vector<std::string>(launch.grid, launch.grid + 3))},
         {"block",
          operands(std::vector<std::string>(launch.block, launch.block + 3))},
         {"sharedBytes", operandJson(launch.shared)},
-        {"args", operands(launch.args)}};
-    if (launch.pruned) {
-      json::Array params;
-      for (int32_t word : launch.params)
-        params.push_back(word);
-      object["params"] = std::move(params);
-    }
-    launches.push_back(std::move(object));
-  }
+        {"args", operands(launch.args)}});
   for (const LaunchPlan::Check &check : plan.checks)
     checks.push_back(json::Object{{"kind", check.range ? "range" : "extents"},
                                   {"operands", operands(check.operands)},

@@ -65,10 +65,6 @@ struct LaunchPlan {
     std::string entry;
     std::string grid[3], block[3], shared;
     std::vector<std::string> args;
-    /// The words of `args` (each memref's descriptor words, each scalar)
-    /// the kernel takes, ascending (arvr-prune-kernel-params); none: all.
-    std::vector<int32_t> params;
-    bool pruned = false;
   };
   /// A limit the arguments must keep for the kernel to run: a
   /// reduction's range (operands: lower and upper bound) of at most `max`

@@ -68,26 +68,10 @@ static bool isMark(StringRef name) {
          name == ArvrDialect::kChannelInRangeAttrName;
 }
 
-/// On a gpu.launch_func: the words of its operands its kernel takes,
-/// ascending (arvr-prune-kernel-params; lowering's kKernelParamsAttrName).
-static constexpr llvm::StringLiteral kKernelParamsAttrName =
-    "arvr.kernel_params";
-
 LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   StringRef opName = op->getName().getStringRef();
-  if (name == kKernelParamsAttrName) {
-    auto words = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
-    bool ascending = words && opName == "gpu.launch_func";
-    for (size_t i = 0; ascending && i < words.size(); ++i)
-      ascending = words[i] >= 0 && (i == 0 || words[i] > words[i - 1]);
-    if (!ascending)
-      return op->emitError("'") << name
-                                << "' is an array of ascending word indices "
-                                   "on a gpu.launch_func";
-    return success();
-  }
   if (name == kScheduleAttrName) {
     if (!isa<LoopScheduleAttr>(attr.getValue()) || opName != "scf.parallel")
       return op->emitError("'") << name

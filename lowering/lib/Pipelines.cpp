@@ -227,12 +227,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   if (stopAfter == LoweringStage::Llvm)
     return;
 
-  // 4. The kernels' unread parameters dropped (their launches told which
-  //    words they still take); then NVVM -> PTX, held in a gpu.binary
-  //    (format isa: ptxas is not needed; libdevice is linked when the
-  //    kernel calls it), or a cubin assembled by the toolkit's ptxas
-  //    (format bin).
-  pm.addPass(createArvrPruneKernelParams());
+  // 4. NVVM -> PTX, held in a gpu.binary (format isa: ptxas is not needed;
+  //    libdevice is linked when the kernel calls it), or a cubin assembled
+  //    by the toolkit's ptxas (format bin).
   if (options.cubin) {
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = "bin";

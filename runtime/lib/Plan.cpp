@@ -292,19 +292,6 @@ bool Reader::launch(const json::Object &o, const std::string &where) {
   for (const Operand &arg : l.args)
     if (arg.kind == Operand::Literal)
       return fail(where, "an argument of a launch must be a reference");
-  if (const json::Value *params = o.get("params")) {
-    const json::Array *words = params->getAsArray();
-    if (!words)
-      return fail(where, "'params' must be an array of word indices");
-    l.pruned = true;
-    for (const json::Value &word : *words) {
-      std::optional<int64_t> n = word.getAsInteger();
-      if (!n || *n < 0 || *n > INT32_MAX ||
-          (!l.params.empty() && *n <= l.params.back()))
-        return fail(where, "'params' must be ascending word indices");
-      l.params.push_back(static_cast<unsigned>(*n));
-    }
-  }
   std::copy(grid.begin(), grid.end(), l.grid.begin());
   std::copy(block.begin(), block.end(), l.block.begin());
   plan.launches.push_back(std::move(l));
@@ -613,34 +600,6 @@ bool Evaluation::outputSize(unsigned arg, std::array<int64_t, 3> &whc) const {
   return false;
 }
 
-/// `r`'s words cut to those `l` says its kernel takes; false with `error`
-/// if one is beyond its words.
-static bool keepParams(const PlanLaunch &l, ResolvedLaunch &r,
-                       std::string &error) {
-  if (!l.params.empty() && l.params.back() >= r.storage.size()) {
-    error = "launch " + l.entry + ": its params name word " +
-            std::to_string(l.params.back()) + " of " +
-            std::to_string(r.storage.size());
-    return false;
-  }
-  std::vector<int> kept(r.storage.size(), -1);
-  std::vector<uint64_t> storage;
-  std::vector<unsigned> sizes;
-  for (unsigned word : l.params) {
-    kept[word] = static_cast<int>(storage.size());
-    storage.push_back(r.storage[word]);
-    sizes.push_back(r.sizes[word]);
-  }
-  std::vector<std::pair<unsigned, unsigned>> imageWords;
-  for (auto [word, arg] : r.imageWords)
-    if (kept[word] >= 0)
-      imageWords.push_back({static_cast<unsigned>(kept[word]), arg});
-  r.storage = std::move(storage);
-  r.sizes = std::move(sizes);
-  r.imageWords = std::move(imageWords);
-  return true;
-}
-
 bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
                          int frames, std::vector<ResolvedLaunch> &launches,
                          std::string &error) const {
@@ -698,9 +657,8 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
               "image '" + plan->arguments[arg.number].name + "' is not bound";
           return false;
         }
-        for (unsigned word = 0; word < 2; ++word)
-          r.imageWords.push_back(
-              {static_cast<unsigned>(r.storage.size()) + word, arg.number});
+        r.imageWords.push_back(
+            {static_cast<unsigned>(r.storage.size()), arg.number});
         memref(b.address, b.shape);
       } else if (arg.kind == Operand::Argument) {
         r.storage.push_back(bindings[arg.number].scalarBits);
@@ -712,8 +670,6 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
         r.sizes.push_back(f32 ? 4 : indexBytes);
       }
     }
-    if (l.pruned && !keepParams(l, r, error))
-      return false;
     launches.push_back(std::move(r));
   }
   return true;

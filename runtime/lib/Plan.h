@@ -58,10 +58,6 @@ struct PlanLaunch {
   std::array<Operand, 3> grid, block;
   Operand shared;
   std::vector<Operand> args;
-  /// `pruned`: the words of `args` (each memref's descriptor words, each
-  /// scalar) the kernel takes, ascending; the others are not passed.
-  bool pruned = false;
-  std::vector<unsigned> params;
 };
 
 /// A limit the bound arguments must keep (docs/launch-plan.md): a
@@ -115,7 +111,7 @@ struct ResolvedLaunch {
   std::vector<uint64_t> storage;
   std::vector<unsigned> sizes;
   /// Where each bound image's address is in `storage` (its descriptor's
-  /// allocated and aligned pointers, those the kernel takes): (word,
+  /// allocated and aligned pointers, at `word` and `word` + 1): (word,
   /// argument), so that a rebinding that only moves images patches them.
   std::vector<std::pair<unsigned, unsigned>> imageWords;
 };

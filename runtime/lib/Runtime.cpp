@@ -272,7 +272,7 @@ arvr_status prepareResolved(arvr_kernel *k, int frames) {
     if (k->moved)
       for (ResolvedLaunch &l : k->resolved)
         for (auto [word, arg] : l.imageWords)
-          l.storage[word] = k->bindings[arg].address;
+          l.storage[word] = l.storage[word + 1] = k->bindings[arg].address;
     k->moved = false;
     return ARVR_OK;
   }

@@ -197,10 +197,6 @@ TEST_CASE("runtime: what is not a plan is refused, with where and why") {
           "'v99' is not defined before this use");
   refused("\"kind\": \"ptx\"", "\"kind\": \"elf\"", "binary");
   refused("\"id\": \"a1\"", "\"id\": \"a5\"", "a0, a1, ... in order");
-  // The words a launch passes: ascending indices.
-  refused("\"params\": [", "\"params\": [40, ", "ascending word indices");
-  refused("\"params\": [", "\"params\": {\"w\": 1}, \"x\": [",
-          "an array of word indices");
   arvr::runtime::Plan p;
   std::string error;
   CHECK_FALSE(arvr::runtime::parsePlan("{\"format\": ", p, error));

@@ -27,11 +27,6 @@ namespace arvr {
 #define GEN_PASS_DECL
 #include "arvr/Lowering/Passes.h.inc"
 
-/// On a gpu.launch_func: the words of its operands (each memref's
-/// descriptor words, each scalar) its kernel takes, ascending; the others
-/// are not passed (arvr-prune-kernel-params). Without it, every word.
-constexpr llvm::StringLiteral kKernelParamsAttrName = "arvr.kernel_params";
-
 /// Marks an op of boundary handling (the clamp of an index, the test of an
 /// index against its dimension, the choice of a padding, the guard of a
 /// thread's point), which arvr-specialize-interior replaces by its value

@@ -900,25 +900,6 @@ def ArvrGpuModuleToPtx : Pass<"arvr-gpu-module-to-ptx", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def ArvrPruneKernelParams
-    : Pass<"arvr-prune-kernel-params", "::mlir::ModuleOp"> {
-  let summary = "Drop the kernel parameters no kernel reads, from the kernel and its launches";
-  let description = [{
-    After convert-gpu-to-nvvm a kernel takes a parameter per word of its
-    launch: each memref's descriptor (allocated and aligned pointers,
-    offset, sizes, strides) and each scalar; most descriptor words are
-    never read (NV12's kernel reads 12 of 30), and each costs every launch
-    (cuLaunchKernel copies it). Each kernel `llvm.func` launched by a
-    `gpu.launch_func` loses the parameters its body never uses, and each
-    of its launches gets `arvr.kernel_params`: the ascending indices of
-    the words of its operands the kernel still takes, which the launch
-    plan's launch passes alone (`params`, docs/launch-plan.md). Kernels
-    whose parameters are all read, functions that are not kernels and
-    kernels nothing launches are left alone.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
-
 def ArvrKernelArgAliasing
     : Pass<"arvr-kernel-arg-aliasing", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Mark kernels' image pointers noalias, and readonly if read only";

@@ -87,8 +87,6 @@ for words, launch in zip(launches, plan["launches"]):
     expect = [launch["entry"], "grid"] + [text(v) for v in launch["grid"]]
     expect += ["block"] + [text(v) for v in launch["block"]]
     expect += ["shared", text(launch["sharedBytes"]), "args"] + [text(a) for a in launch["args"]]
-    if "params" in launch:
-        expect += ["params"] + [text(w) for w in launch["params"]]
     if words[1:] != expect:
         fail("launch %s" % launch["entry"])
 

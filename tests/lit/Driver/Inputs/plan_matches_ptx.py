@@ -3,9 +3,8 @@
 passes its PTX entry exactly the parameters the entry declares: the
 launch's words (each image or buffer as a memref descriptor's 9, two
 8-byte pointers then indexBits-wide fields; a scalar argument 4 bytes, an
-i1 1; a value indexBits wide, an f32 value 4 bytes), cut to its `params`
-where it has them, against the entry's `.param` list, in number and in
-width. Prints a summary line, or the first difference and exits 1.
+i1 1; a value indexBits wide, an f32 value 4 bytes) against the entry's
+`.param` list, in number and in width. Prints a summary line, or the first difference and exits 1.
 
 Usage: plan_matches_ptx.py PLAN.json PTX"""
 import json
@@ -30,7 +29,6 @@ entries = {}
 for match in re.finditer(r"\.entry (\w+)\((.*?)\)", ptx, re.S):
     entries[match.group(1)] = [widths[t] for t in re.findall(r"\.param \.(\w+)", match.group(2))]
 
-pruned = 0
 for launch in plan["launches"]:
     words = []
     for operand in launch["args"]:
@@ -40,16 +38,10 @@ for launch in plan["launches"]:
             words.append(1 if arguments[operand]["type"] == "i1" else 4)
         else:
             words.append(4 if operand in f32_values else index)
-    if "params" in launch:
-        pruned += 1
-        params = launch["params"]
-        if params != sorted(set(params)) or (params and params[-1] >= len(words)):
-            fail("launch %s: params not ascending indices of its %d words" % (launch["entry"], len(words)))
-        words = [words[i] for i in params]
     entry = entries.get(launch["entry"])
     if entry is None:
         fail("no entry %s in the PTX" % launch["entry"])
     if entry != words:
         fail("launch %s passes %s, its entry takes %s" % (launch["entry"], words, entry))
 
-print("plan matches PTX: %d launches, %d with params" % (len(plan["launches"]), pruned))
+print("plan matches PTX: %d launches" % len(plan["launches"]))
