@@ -21,12 +21,12 @@
 // a global (a constant table) is optimised whole, as there.
 //
 // The backend runs at `backend-level` (llc's -O; default 2), the IR
-// pipeline at the target's O: NVPTX at -O3 differs from -O2 only in
+// pipeline at the target's O: NVPTX at -O3 differs from -O2 mainly in
 // running GVN instead of EarlyCSE after its straight-line strength
-// reduction, a fifth of the backend's time for pyr_down, for no fewer
-// instructions (the examples' PTX is the same but for pyr_down's, 15
-// instructions shorter at -O2, and brightness_contrast's register
-// numbers). `backend-level=3` gives gpu-module-to-binary's PTX.
+// reduction (and in some scheduling choices), a fifth of the backend's
+// time for pyr_down, for no fewer instructions (the examples' PTX is the same
+// but for pyr_down's, 15 instructions shorter at -O2, and brightness_contrast's
+// register numbers). `backend-level=3` gives gpu-module-to-binary's PTX.
 //
 // Preconditions: each gpu.module is in the LLVM/NVVM dialects with an
 // #nvvm.target. Produces PTX only (a cubin goes through
@@ -221,8 +221,7 @@ struct ArvrGpuModuleToPtxPass
                            "#nvvm.target");
           return signalPassFailure();
         }
-        KernelsApartSerializer serializer(*module, target, options,
-                                          backendLevel);
+        KernelsApartSerializer serializer(*module, target, options, level);
         serializer.init();
         std::optional<SmallVector<char, 0>> ptx = serializer.run();
         if (!ptx) {

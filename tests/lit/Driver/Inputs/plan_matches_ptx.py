@@ -4,7 +4,8 @@ passes its PTX entry exactly the parameters the entry declares: the
 launch's words (each image or buffer as a memref descriptor's 9, two
 8-byte pointers then indexBits-wide fields; a scalar argument 4 bytes, an
 i1 1; a value indexBits wide, an f32 value 4 bytes) against the entry's
-`.param` list, in number and in width. Prints a summary line, or the first difference and exits 1.
+`.param` list, in number and in width. Prints a summary line, or the
+first difference and exits 1.
 
 Usage: plan_matches_ptx.py PLAN.json PTX"""
 import json
