@@ -205,14 +205,15 @@ TEST_CASE("plan: NV12 planes and a fixed channel count") {
   CHECK(m.outputSize(2) == std::array<int64_t, 3>{1920, 1080, 3});
   auto launches = m.resolve({});
   REQUIRE(launches.size() == 1);
-  // A cheap body with 3-byte pixels: runs of 16 columns per thread, blocks
-  // of 16 x 8 threads (arvr-map-to-gpu's choice without a gpu_tile), so a
-  // block covers 256 columns (8 blocks, the last half full) and 8 threads
-  // of two rows each, 16 rows (68 blocks, the last half full).
+  // A cheap body with 3-byte pixels, two rows a thread: runs of 8 columns
+  // (16 would be 32 points a thread), blocks of 32 x 4 threads
+  // (arvr-map-to-gpu's choice without a gpu_tile), so a block covers 256
+  // columns (8 blocks, the last half full) and 4 threads of two rows each,
+  // 8 rows (135 blocks).
   CHECK(launches[0].grid[0] == 8);
-  CHECK(launches[0].grid[1] == 68);
-  CHECK(launches[0].block[0] == 16);
-  CHECK(launches[0].block[1] == 8);
+  CHECK(launches[0].grid[1] == 135);
+  CHECK(launches[0].block[0] == 32);
+  CHECK(launches[0].block[1] == 4);
   // Three images of 9 descriptor fields each, each followed by its frame
   // height (arvr-batch-frames), and no other argument.
   CHECK(launches[0].storage.size() == 30);

@@ -70,25 +70,31 @@ static bool isShared(scf::ParallelOp loop) {
 }
 
 /// Budgets, in ops per thread (the loop body's ops times the points a
-/// thread computes), for runs that fill 16-byte vectors and for runs that
-/// fill 4-byte words: beyond them a longer run costs more compile time and
-/// registers than its wider accesses save.
+/// thread computes), for runs that fill 16- or 8-byte vectors and for runs
+/// that fill 4-byte words: beyond them a longer run costs more compile time
+/// and registers than its wider accesses save.
 constexpr int64_t kVectorRunBudget = 2560;
+constexpr int64_t kWordRunBudget = 2048;
+
+/// The most points (run times rows) a thread of a chosen run computes: with
+/// runs of 16 over two rows a 1080p frame's launch is under half a wave of
+/// a 132-SM GPU, and its time is one thread's chain of work.
+constexpr int64_t kMaxThreadPoints = 16;
 
 /// The default block of a loop whose threads take runs of more than 4
 /// points: its tile's width in points, and its threads.
 constexpr int64_t kLongRunTile = 256, kLongRunThreads = 128;
-constexpr int64_t kWordRunBudget = 2048;
 
 /// The consecutive points along x each thread of `loop`'s launch computes
-/// (`rows` rows of them): `option` when positive; otherwise chosen so that
-/// the bytes a thread stores per row come in whole 16-byte vectors (16
-/// points of 3- or 1-byte pixels) or, failing the budget, whole 4-byte
-/// words (4 points of 3-byte pixels), which arvr-wide-access merges. One
-/// when even words are over budget, when the body has a loop (a reduction
-/// not unrolled: repeated per point, it costs compile time, and what its
-/// iterations read does not merge), or when a stored image's channel count
-/// is not known when compiling.
+/// (`rows` rows of them): `option` when positive; otherwise the longest run
+/// whose stored bytes per row come in whole 16-byte vectors, whole 8-byte
+/// vectors (8 points of 3- or 1-byte pixels) or, failing those, whole
+/// 4-byte words (4 points of 3-byte pixels), which arvr-wide-access
+/// merges, within its budget and within kMaxThreadPoints points a thread.
+/// One when none is, when the body has a loop (a reduction not unrolled:
+/// repeated per point, it costs compile time, and what its iterations read
+/// does not merge), or when a stored image's channel count is not known
+/// when compiling.
 static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
   if (option > 0)
     return option;
@@ -114,9 +120,10 @@ static int64_t runOf(scf::ParallelOp loop, int64_t option, int64_t rows) {
     return 1;
   for (auto [bytes, budget] :
        {std::pair<int64_t, int64_t>{16, kVectorRunBudget},
+        {8, kVectorRunBudget},
         {4, kWordRunBudget}}) {
     int64_t run = bytes / std::gcd(bytes, pixelBytes);
-    if (ops * run * rows <= budget)
+    if (ops * run * rows <= budget && run * rows <= kMaxThreadPoints)
       return run;
   }
   return 1;

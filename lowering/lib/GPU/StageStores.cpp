@@ -1,24 +1,26 @@
 //===- StageStores.cpp - A warp's wide stores made contiguous per lane ----===//
 //
-// arvr-wide-access gives each thread of a run of columns aligned 16-byte
-// stores of its own bytes: for 16 RGB pixels, 48 contiguous bytes as three
-// stores 16 bytes apart. Neighbouring lanes' runs are 48 bytes apart, so
-// each store instruction of a warp writes 16 bytes of every 48: half
-// sectors, which the L2 merges at a cost (Nsight, NV12 at 4K: L2 at 50% of
-// its peak, DRAM at 10%). This pass stages such stores through shared
-// memory, as hand-written CUDA does: each lane writes its n vectors to its
-// slot, the warp synchronises, and each lane then stores the group's
-// vectors k * G + lane of the group, so that each store instruction of a
-// group of G lanes writes G * 16 contiguous bytes.
+// arvr-wide-access gives each thread of a run of columns aligned 16- or
+// 8-byte stores of its own bytes: for 16 RGB pixels, 48 contiguous bytes as
+// three stores 16 bytes apart (for 8, 24 bytes as three stores 8 apart).
+// Neighbouring lanes' runs are 48 bytes apart, so each store instruction of
+// a warp writes 16 bytes of every 48: half sectors, which the L2 merges at
+// a cost (Nsight, NV12 at 4K: L2 at 50% of its peak, DRAM at 10%). This
+// pass stages such stores through shared memory, as hand-written CUDA
+// does: each lane writes its n vectors of W bytes to its slot, the warp
+// synchronises, and each lane then stores the group's vectors k * G + lane
+// of the group, so that each store instruction of a group of G lanes
+// writes G * W contiguous bytes.
 //
 // Where: in a gpu.launch whose block has a multiple of 32 threads and an x
 // size G dividing 32 (the lanes of one group: the same thread y, threads x
 // 0..G-1), in the wide version of arvr-wide-access (the vector.stores of
-// vector<16xi8> under the scf.if marked arvr.interior), for each group of n
-// stores to one memref whose indices differ only by offsets 0, 16, ...,
-// 16 (n - 1), and in which thread x appears only as `thread_x * 16 n` (so
-// lane x + 1's bytes follow lane x's). The launch must not use dynamic
-// shared memory already; it gets G * by * 16 n bytes.
+// vector<16xi8> or vector<8xi8> under the scf.if marked arvr.interior), for
+// each group of n > 1 stores of one width W to one memref whose indices
+// differ only by offsets 0, W, ..., W (n - 1), and in which thread x
+// appears only as `thread_x * W n` (so lane x + 1's bytes follow lane
+// x's). The launch must not use dynamic shared memory already; it gets
+// G * by * W n bytes (the largest W n of its groups).
 //
 // Every lane of a warp must take the staged path: the interior version is
 // decided per thread, so the warp votes (nvvm.vote.sync all) on the
@@ -52,7 +54,12 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kWarp = 32;
-constexpr int64_t kVectorBytes = 16;
+
+/// Whether `type` is a vector this pass stages: 16 or 8 bytes.
+static bool isStagedVector(VectorType type) {
+  return type.getRank() == 1 && type.getElementType().isInteger(8) &&
+         (type.getNumElements() == 16 || type.getNumElements() == 8);
+}
 
 /// Whether `v` may be computed from `x`: true when it is, or when it is
 /// made through more ops than this looks at.
@@ -102,44 +109,46 @@ static bool reachedByAll(Block *block, scf::IfOp split, gpu::LaunchOp launch) {
   return true;
 }
 
-/// A group of a thread's 16-byte stores to one memref, contiguous, in
-/// order of offset.
+/// A group of a thread's stores of `width`-byte vectors to one memref,
+/// contiguous, in order of offset.
 struct StoreGroup {
   Value memref;
+  int64_t width;
   SmallVector<vector::StoreOp> stores;
 };
 
 /// The groups of `block`'s stores that lanes of a row can exchange (see
 /// the file comment); `tx` is the launch's thread x.
 static SmallVector<StoreGroup> findGroups(Block &block, Value tx) {
-  // (memref, the index's terms) -> (offset, store).
-  SmallVector<std::tuple<Value, arvr::Linear,
+  // (memref, width, the index's terms) -> (offset, store).
+  SmallVector<std::tuple<Value, int64_t, arvr::Linear,
                          SmallVector<std::pair<int64_t, vector::StoreOp>>>>
       candidates;
   for (auto store : block.getOps<vector::StoreOp>()) {
     auto type = store.getVectorType();
-    if (type.getRank() != 1 || type.getNumElements() != kVectorBytes ||
-        !type.getElementType().isInteger(8) || store.getIndices().size() != 1)
+    if (!isStagedVector(type) || store.getIndices().size() != 1)
       continue;
+    int64_t width = type.getNumElements();
     arvr::Linear form = arvr::linearize(store.getIndices()[0]);
     int64_t offset = form.offset;
     form.offset = 0;
     auto it = llvm::find_if(candidates, [&](auto &c) {
-      return std::get<0>(c) == store.getBase() && std::get<1>(c) == form;
+      return std::get<0>(c) == store.getBase() && std::get<1>(c) == width &&
+             std::get<2>(c) == form;
     });
     if (it == candidates.end())
-      candidates.push_back({store.getBase(), form, {{offset, store}}});
+      candidates.push_back({store.getBase(), width, form, {{offset, store}}});
     else
-      std::get<2>(*it).push_back({offset, store});
+      std::get<3>(*it).push_back({offset, store});
   }
   SmallVector<StoreGroup> groups;
-  for (auto &[memref, form, stores] : candidates) {
+  for (auto &[memref, width, form, stores] : candidates) {
     llvm::sort(stores, [](auto &a, auto &b) { return a.first < b.first; });
     int64_t n = stores.size();
     bool contiguous = true;
     for (int64_t k = 0; k < n; ++k)
-      contiguous &= stores[k].first == stores[0].first + k * kVectorBytes;
-    // Thread x only as tx * 16 n: lane x + 1's bytes follow lane x's.
+      contiguous &= stores[k].first == stores[0].first + k * width;
+    // Thread x only as tx * W n: lane x + 1's bytes follow lane x's.
     int64_t txScale = 0;
     bool txElsewhere = false;
     for (auto [value, scale] : form.terms) {
@@ -148,9 +157,10 @@ static SmallVector<StoreGroup> findGroups(Block &block, Value tx) {
       else if (dependsOn(value, tx))
         txElsewhere = true;
     }
-    if (!contiguous || txElsewhere || txScale != n * kVectorBytes)
+    // A single vector a lane is contiguous with its neighbours' already.
+    if (n < 2 || !contiguous || txElsewhere || txScale != n * width)
       continue;
-    StoreGroup group{memref, {}};
+    StoreGroup group{memref, width, {}};
     for (auto &[offset, store] : stores)
       group.stores.push_back(store);
     groups.push_back(std::move(group));
@@ -162,7 +172,7 @@ static SmallVector<StoreGroup> findGroups(Block &block, Value tx) {
 /// {the stores}`.
 static void stage(OpBuilder &b, StoreGroup &group, Value warpInterior,
                   Value smem, Value linear, Value tx, int64_t lanes) {
-  int64_t n = group.stores.size();
+  int64_t n = group.stores.size(), width = group.width;
   vector::StoreOp last = group.stores.front();
   for (vector::StoreOp store : group.stores)
     if (last->isBeforeInBlock(store))
@@ -178,13 +188,13 @@ static void stage(OpBuilder &b, StoreGroup &group, Value warpInterior,
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value slotBytes = index(n * kVectorBytes);
+  Value slotBytes = index(n * width);
   Value mine = arith::MulIOp::create(b, loc, linear, slotBytes);
   for (auto [k, store] : llvm::enumerate(group.stores)) {
-    Value at = arith::AddIOp::create(b, loc, mine, index(k * kVectorBytes));
+    Value at = arith::AddIOp::create(b, loc, mine, index(k * width));
     auto write = vector::StoreOp::create(b, loc, store.getValueToStore(), smem,
                                          ValueRange{at});
-    write.setAlignment(kVectorBytes);
+    write.setAlignment(width);
   }
   Value full = arith::ConstantIntOp::create(b, loc, -1, 32);
   NVVM::SyncWarpOp::create(b, loc, full);
@@ -198,15 +208,15 @@ static void stage(OpBuilder &b, StoreGroup &group, Value warpInterior,
     // Chunk k * lanes + x of the group's bytes.
     Value chunkBytes = arith::MulIOp::create(
         b, loc, arith::AddIOp::create(b, loc, tx, index(k * lanes)),
-        index(kVectorBytes));
+        index(width));
     auto read = vector::LoadOp::create(
         b, loc, group.stores.front().getVectorType(), smem,
         ValueRange{arith::AddIOp::create(b, loc, groupSlot, chunkBytes)});
-    read.setAlignment(kVectorBytes);
+    read.setAlignment(width);
     auto write = vector::StoreOp::create(
         b, loc, read, group.memref,
         ValueRange{arith::AddIOp::create(b, loc, groupStart, chunkBytes)});
-    write.setAlignment(kVectorBytes);
+    write.setAlignment(width);
   }
   // The slots are free again for the next group.
   NVVM::SyncWarpOp::create(b, loc, full);
@@ -234,11 +244,12 @@ static void stageLaunch(gpu::LaunchOp launch) {
       split = op;
   if (!split)
     return;
-  // Only launches with 16-byte stores in the interior; their indices,
-  // made apart for each store, are first made one value each where equal.
+  // Only launches with 16- or 8-byte stores in the interior; their
+  // indices, made apart for each store, are first made one value each
+  // where equal.
   bool wide = false;
   split.getThenRegion().walk([&](vector::StoreOp store) {
-    wide |= store.getVectorType().getNumElements() == kVectorBytes;
+    wide |= isStagedVector(store.getVectorType());
   });
   if (!wide)
     return;
@@ -246,7 +257,7 @@ static void stageLaunch(gpu::LaunchOp launch) {
   DominanceInfo dominance(launch);
   eliminateCommonSubExpressions(rewriter, dominance, launch);
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
-  // The wide versions' blocks: where arvr-wide-access put 16-byte stores.
+  // The wide versions' blocks: where arvr-wide-access put wide stores.
   SmallVector<std::pair<Block *, SmallVector<StoreGroup>>> work;
   int64_t bytesPerThread = 0;
   split.getThenRegion().walk([&](Block *block) {
@@ -256,7 +267,7 @@ static void stageLaunch(gpu::LaunchOp launch) {
     SmallVector<StoreGroup> groups = findGroups(*block, tx);
     for (StoreGroup &group : groups)
       bytesPerThread =
-          std::max<int64_t>(bytesPerThread, group.stores.size() * kVectorBytes);
+          std::max<int64_t>(bytesPerThread, group.stores.size() * group.width);
     if (!groups.empty())
       work.push_back({block, std::move(groups)});
   });

@@ -116,17 +116,18 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
   return
 }
 
-// Runs of consecutive columns. A cheap body storing 3-byte pixels: 16
-// columns a thread (48 bytes, three 16-byte vectors for arvr-wide-access),
-// and without a gpu_tile a block of 16 x 8 threads (128 threads, a tile
-// 256 columns wide; 16 is both the run and the block's x). An explicit
-// run of 4 keeps the block.
+// Runs of consecutive columns. A cheap body storing 3-byte pixels, two
+// rows a thread: 8 columns a thread (24 bytes, three 8-byte vectors for
+// arvr-wide-access; a run of 16 would be 32 points a thread, over the
+// limit of 16), and without a gpu_tile a block of 32 x 4 threads (128
+// threads, a tile 256 columns wide). An explicit run of 4 keeps the block.
 // AUTO-LABEL: func.func @rgb
-// AUTO-DAG: %[[STEP:.+]] = arith.constant 16 : index
+// AUTO-DAG: %[[STEP:.+]] = arith.constant 8 : index
 // AUTO-DAG: %[[TILE:.+]] = arith.constant 256 : index
-// AUTO-DAG: %[[BY:.+]] = arith.constant 8 : index
+// AUTO-DAG: %[[BX:.+]] = arith.constant 32 : index
+// AUTO-DAG: %[[BY:.+]] = arith.constant 4 : index
 // AUTO: %[[GX:.+]] = arith.ceildivsi %{{.+}}, %[[TILE]]
-// AUTO: gpu.launch blocks(%[[BIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GX]], {{.+}}) threads(%[[TIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[STEP]], %{{.+}} = %[[BY]],
+// AUTO: gpu.launch blocks(%[[BIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GX]], {{.+}}) threads(%[[TIDX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BX]], %{{.+}} = %[[BY]],
 // AUTO-DAG: %[[X0:.+]] = arith.muli %[[BIDX]], %[[TILE]]
 // AUTO-DAG: %[[XT:.+]] = arith.muli %[[TIDX]], %[[STEP]]
 // AUTO: %[[X:.+]] = arith.addi %[[X0]], %[[XT]]

@@ -411,21 +411,23 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
 }
 
 def ArvrStageStores : Pass<"arvr-stage-stores", "::mlir::ModuleOp"> {
-  let summary = "Stage a warp's 16-byte stores through shared memory so "
-                "each store instruction writes contiguous bytes";
+  let summary = "Stage a warp's 16- or 8-byte stores through shared memory "
+                "so each store instruction writes contiguous bytes";
   let description = [{
     In the wide version of a `gpu.launch` (the `vector.store`s of
-    `vector<16xi8>` that `arvr-wide-access` made under the `scf.if` marked
-    `arvr.interior`), a thread storing n vectors of a run of columns
-    (offsets 0, 16, ... 16 (n - 1) from one index, in which thread x
-    appears only as `thread_x * 16 n`: lane x + 1's bytes follow lane x's)
-    writes them to its slot of dynamic shared memory; after
-    `nvvm.bar.warp.sync`, each lane stores chunks `k * G + x` of its group
-    of G lanes (threads x 0..G-1 of one thread y), so each store
-    instruction writes G * 16 contiguous bytes instead of 16 bytes of every
-    16 n. The block must have a multiple of 32 threads, G = block x must
-    divide 32, and the launch must not already use dynamic shared memory;
-    it gets `G * block y * 16 n` bytes.
+    `vector<16xi8>` or `vector<8xi8>` that `arvr-wide-access` made under
+    the `scf.if` marked `arvr.interior`), a thread storing n > 1 vectors of
+    W bytes of a run of columns (offsets 0, W, ... W (n - 1) from one index,
+    in which thread x appears only as `thread_x * W n`: lane x + 1's bytes
+    follow lane x's) writes them to its slot of dynamic shared memory;
+    after `nvvm.bar.warp.sync`, each lane stores chunks `k * G + x` of its
+    group of G lanes (threads x 0..G-1 of one thread y), so each store
+    instruction writes G * W contiguous bytes instead of W bytes of every
+    W n. A single vector a lane is left alone (its lanes' bytes are
+    contiguous already). The block must have a multiple of 32 threads,
+    G = block x must divide 32, and the launch must not already use dynamic
+    shared memory; it gets `G * block y * W n` bytes (the largest W n of
+    its groups).
 
     The interior version is chosen per thread, so the warp first votes
     (`nvvm.vote.sync all`) on that choice where all its lanes are present,
