@@ -244,10 +244,10 @@ struct ParallelLoopToLaunch : public OpRewritePattern<scf::ParallelOp> {
     Location loc = loop.getLoc();
     int64_t run = runOf(loop, columnsPerThread, rowsPerThread);
     // Without a gpu_tile, a block of long runs has 128 threads and a tile
-    // kLongRunTile points wide (16 x 8 threads for runs of 16): a warp's
-    // 16-byte accesses then cover long stretches of few rows, which the
-    // H200 streams faster than narrow, tall tiles (docs/gpu-runs.md,
-    // 2026-12-04 05:00).
+    // kLongRunTile points wide (32 x 4 threads for runs of 8, 16 x 8 for
+    // runs of 16): a warp's wide accesses then cover long stretches of
+    // few rows, which the H200 streams faster than narrow, tall tiles
+    // (docs/gpu-runs.md, 2026-12-04 05:00).
     int64_t defaultX = blockX, defaultY = blockY;
     if (run > 4 && kLongRunTile % run == 0) {
       defaultX = kLongRunTile / run;
