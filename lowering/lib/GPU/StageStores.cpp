@@ -15,7 +15,8 @@
 // Where: in a gpu.launch whose block has a multiple of 32 threads and an x
 // size G dividing 32 (the lanes of one group: the same thread y, threads x
 // 0..G-1), in the wide version of arvr-wide-access (the vector.stores of
-// vector<16xi8> or vector<8xi8> under the scf.if marked arvr.interior), for
+// vector<16xi8> or vector<8xi8>, aligned to their width, under the scf.if
+// marked arvr.interior), for
 // each group of n > 1 stores of one width W to one memref whose indices
 // differ only by offsets 0, W, ..., W (n - 1), and in which thread x
 // appears only as `thread_x * W n` (so lane x + 1's bytes follow lane
@@ -126,9 +127,12 @@ static SmallVector<StoreGroup> findGroups(Block &block, Value tx) {
       candidates;
   for (auto store : block.getOps<vector::StoreOp>()) {
     auto type = store.getVectorType();
-    if (!isStagedVector(type) || store.getIndices().size() != 1)
-      continue;
     int64_t width = type.getNumElements();
+    // Aligned to its width, as arvr-wide-access's stores are: the staged
+    // copies keep that alignment.
+    if (!isStagedVector(type) || store.getIndices().size() != 1 ||
+        store.getAlignment().value_or(0) < static_cast<uint64_t>(width))
+      continue;
     arvr::Linear form = arvr::linearize(store.getIndices()[0]);
     int64_t offset = form.offset;
     form.offset = 0;

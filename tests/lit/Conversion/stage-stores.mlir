@@ -145,3 +145,31 @@ func.func @left_alone(%in: memref<?xi8>, %out: memref<?xi8>, %interior: i1) {
   }
   return
 }
+
+// -----
+
+// Left alone: two 8-byte vectors a lane, lanes adjacent, but aligned to 4
+// bytes only (the staged copies would claim 8).
+// CHECK-LABEL: func.func @unaligned
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: vector.store %{{.+}}, %arg1[%{{.+}}] {alignment = 4 : i64}
+// CHECK-NEXT: vector.store %{{.+}}, %arg1[%{{.+}}] {alignment = 4 : i64}
+func.func @unaligned(%in: memref<?xi8>, %out: memref<?xi8>, %interior: i1) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    scf.if %interior {
+      %v = vector.load %in[%tx] : memref<?xi8>, vector<8xi8>
+      %h = arith.muli %tx, %c16 : index
+      %h1 = arith.addi %h, %c8 : index
+      vector.store %v, %out[%h] {alignment = 4 : i64} : memref<?xi8>, vector<8xi8>
+      vector.store %v, %out[%h1] {alignment = 4 : i64} : memref<?xi8>, vector<8xi8>
+    } else {
+    } {arvr.interior}
+    gpu.terminator
+  }
+  return
+}
