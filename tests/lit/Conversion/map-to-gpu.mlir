@@ -4,6 +4,7 @@
 // RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4 rows-per-thread=1" | FileCheck %s
 // RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4" | FileCheck %s --check-prefix=ROWS
 // RUN: arvr-opt %s --arvr-map-to-gpu | FileCheck %s --check-prefix=AUTO
+// RUN: arvr-opt %s --arvr-map-to-gpu="rows-per-thread=1" | FileCheck %s --check-prefix=ONEROW
 // RUN: arvr-opt %s --arvr-map-to-gpu="block-x=16 block-y=4 columns-per-thread=4" | FileCheck %s --check-prefix=RUN4
 // RUN: not arvr-opt %s --arvr-map-to-gpu="rows-per-thread=0" 2>&1 | FileCheck %s --check-prefix=BADROWS
 // RUN: not arvr-opt %s --arvr-map-to-gpu="block-x=64 block-y=64" 2>&1 | FileCheck %s --check-prefix=BAD
@@ -138,6 +139,16 @@ func.func @pixels(%out: memref<?x?xi8>, %h: index, %w: index) {
 // AUTO-NOT: memref.store
 // AUTO: } {arvr.thread_points}
 // AUTO-NEXT: } {arvr.thread_points}
+// One row a thread: a run of 16 is 16 points, within the limit, so 16
+// columns a thread (48 bytes, three 16-byte vectors) and a block of
+// 16 x 8 threads over the 256-column tile.
+// ONEROW-LABEL: func.func @rgb
+// ONEROW-DAG: %[[STEP:.+]] = arith.constant 16 : index
+// ONEROW-DAG: %[[TILE:.+]] = arith.constant 256 : index
+// ONEROW-DAG: %[[BY:.+]] = arith.constant 8 : index
+// ONEROW: arith.ceildivsi %{{.+}}, %[[TILE]]
+// ONEROW: gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %[[STEP]], %{{.+}} = %[[BY]],
+// ONEROW: scf.for %{{.+}} = %{{.+}} to %[[STEP]] step
 // RUN4-LABEL: func.func @rgb
 // RUN4-DAG: %[[TILE:.+]] = arith.constant 64 : index
 // RUN4-DAG: %[[BX:.+]] = arith.constant 16 : index
