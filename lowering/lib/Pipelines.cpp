@@ -192,6 +192,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // memory so that each store instruction writes contiguous bytes.
   pm.addPass(createArvrStageStores());
   pm.addPass(createBottomUpCanonicalizer());
+  // A point's samples (its channels) behind one test that all read
+  // inside the image, not one each.
+  pm.addPass(createArvrMergeLikelyBranches());
   // A thread's next point's loads before its previous point's stores,
   // where those are behind control flow.
   pm.addPass(createArvrSinkGuardedStores());

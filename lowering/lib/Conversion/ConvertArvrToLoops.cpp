@@ -14,6 +14,7 @@
 #include "arvr/Dialect/ArvrDialect.h"
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -475,6 +476,12 @@ readFour(ConversionPatternRewriter &rewriter, Location loc, Value image,
   Value insideX = within(x0f, lastAsF32(1));
   Value insideY = within(y0f, lastAsF32(0));
   Value inside = arith::AndIOp::create(rewriter, loc, insideX, insideY);
+  // Nearly every point of an image samples inside it: the test is expected
+  // true (llvm.expect; LLVM weighs the branch so that the plain reads fall
+  // through and the boundary handling is laid out of line).
+  inside = LLVM::ExpectOp::create(
+      rewriter, loc, inside,
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
   auto branch = [&](bool plain) {
     return [&, plain](OpBuilder &, Location l) {
       std::array<Value, 4> values = four(plain);
@@ -775,6 +782,7 @@ struct ConvertArvrToLoopsPass
     target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
                            math::MathDialect, memref::MemRefDialect,
                            scf::SCFDialect>();
+    target.addLegalOp<LLVM::ExpectOp>();
 
     getOperation().walk([&](Operation *op) {
       if (auto access = dyn_cast<AccessOp>(op);

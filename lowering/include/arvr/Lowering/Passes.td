@@ -130,14 +130,16 @@ def ConvertArvrToLoops : Pass<"convert-arvr-to-loops", "::mlir::ModuleOp"> {
     1))`; wrap: `i mod size`; mirror: reflect-101 with period `2 size - 2`;
     constant: a select between the clamped load and the padding). Samples
     become one (nearest, ties to even) or four (bilinear) such loads,
-    weighed in f32. Reductions become `scf.for` loops carrying their
+    weighed in f32; under a boundary, the four are read as they are when
+    all are inside, a test expected true (`llvm.intr.expect`). Reductions
+    become `scf.for` loops carrying their
     accumulator. The function is marked `llvm.emit_c_interface` for the CPU
     runner.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"];
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
 def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
@@ -297,6 +299,27 @@ def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
     (4 rows of a 9-tap column: 12 reads, not 36), across the stores of its
     output between points.
   }];
+}
+
+def ArvrMergeLikelyBranches
+    : Pass<"arvr-merge-likely-branches", "::mlir::ModuleOp"> {
+  let summary = "A run of branches expected taken, behind one test";
+  let description = [{
+    In each block of a `gpu.launch`, a run of `scf.if` ops on tests expected
+    true (`llvm.intr.expect %c, true`: a bilinear sample's "all four pixels
+    inside"), with else branches, branches that at most read memory, and no
+    write to memory between them, becomes one `scf.if` on the conjunction
+    of their tests (expected true): its then branch is their then
+    branches one after the other, its else branch the original ifs. The
+    later ifs' tests and what their branches use are computed before the
+    first (an if whose test depends on an earlier one's results ends the
+    run); at most 4 ifs a run (a pixel's channels). A lens point's three
+    samples then take one divergent branch, not three, and their reads
+    share a basic block. Values do not change. Run after
+    `convert-arvr-to-loops` and `arvr-map-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def ArvrSinkGuardedStores : Pass<"arvr-sink-guarded-stores", "::mlir::ModuleOp"> {
