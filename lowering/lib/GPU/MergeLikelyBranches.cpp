@@ -27,6 +27,7 @@
 
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,7 +35,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::arvr {
@@ -60,47 +60,29 @@ Value likelyTest(scf::IfOp op) {
 
 /// Whether `op` (and what it holds) at most reads memory.
 bool onlyReads(Operation *op) {
-  WalkResult result = op->walk([](Operation *inner) {
-    if (isMemoryEffectFree(inner) ||
-        inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return WalkResult::advance();
-    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-    if (!effects || !effects.onlyHasEffect<MemoryEffects::Read>())
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !result.wasInterrupted();
+  auto effects = getEffectsRecursively(op);
+  return effects && llvm::all_of(*effects, [](const auto &effect) {
+           return isa<MemoryEffects::Read>(effect.getEffect());
+         });
 }
 
-/// The ops of `first`'s block after `first` that `op` depends on (its
-/// operands, what its regions use from outside, and theirs), in block
-/// order; false if one of them is in `earlier` (an if of the run).
+/// Adds to `ops` the ops of `first`'s block from `first` on that `op`
+/// depends on (its operands, what its regions use from outside, and
+/// theirs); false if one of them is in `earlier` (an if of the run).
 bool slice(Operation *op, Operation *first,
            const llvm::SmallPtrSetImpl<Operation *> &earlier,
            llvm::SetVector<Operation *> &ops) {
-  SmallVector<Operation *> work{op};
-  llvm::SmallPtrSet<Operation *, 32> seen;
-  while (!work.empty()) {
-    Operation *current = work.pop_back_val();
-    llvm::SetVector<Value> used;
-    used.insert(current->operand_begin(), current->operand_end());
-    for (Region &region : current->getRegions())
-      getUsedValuesDefinedAbove(region, used);
-    for (Value value : used) {
-      Operation *def = value.getDefiningOp();
-      if (!def || def->getBlock() != first->getBlock() ||
-          def->isBeforeInBlock(first))
-        continue;
-      if (earlier.contains(def))
-        return false;
-      if (seen.insert(def).second)
-        work.push_back(def);
-    }
-  }
-  SmallVector<Operation *> sorted(seen.begin(), seen.end());
-  llvm::sort(sorted,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  ops.insert(sorted.begin(), sorted.end());
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  options.omitUsesFromAbove = false;
+  options.filter = [&](Operation *def) {
+    return def->getBlock() == first->getBlock() && !def->isBeforeInBlock(first);
+  };
+  llvm::SetVector<Operation *> own;
+  if (failed(getBackwardSlice(op, &own, options)) ||
+      llvm::any_of(own, [&](Operation *def) { return earlier.contains(def); }))
+    return false;
+  ops.insert(own.begin(), own.end());
   return true;
 }
 
