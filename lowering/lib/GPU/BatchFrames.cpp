@@ -208,7 +208,29 @@ Value frameHeight(OpBuilder &b, gpu::LaunchOp launch, Value m) {
   return memref::DimOp::create(b, launch.getLoc(), m, 0);
 }
 
-/// Moves the accesses of `frame.memref` inside `launch` to frame `block z`.
+/// The frame `block z` of the byte image `m` as an image of its own: a
+/// `memref.view` of the stack's bytes at the frame's first byte, whose
+/// lowering advances the base pointer once (each access then indexes the
+/// frame from its row 0, with no frame row added to it). The first byte is
+/// below 2^31: the runner refuses larger images.
+Value frameView(OpBuilder &b, Location loc, Value m, Value height,
+                Value firstElem, Value stackedElems) {
+  auto type = cast<MemRefType>(m.getType());
+  auto bytes = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, bytes, m, b.getIndexAttr(0), ArrayRef<OpFoldResult>{stackedElems},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      sizes.push_back(dim == 0 ? height
+                               : memref::DimOp::create(b, loc, m, dim));
+  return memref::ViewOp::create(b, loc, type, flat, firstElem, sizes);
+}
+
+/// Moves the accesses of `frame.memref` inside `launch` to frame `block z`:
+/// a byte image through a view of the frame, any other by adding the
+/// frame's first row (element) to each access's row (flat index).
 void batch(gpu::LaunchOp launch, const FrameMemRef &frame) {
   Value m = frame.memref;
   Location loc = launch.getLoc();
@@ -223,6 +245,16 @@ void batch(gpu::LaunchOp launch, const FrameMemRef &frame) {
                             memref::DimOp::create(b, loc, m, 2));
   Value firstElem = arith::MulIOp::create(b, loc, firstRow, rowElems);
   Value stackedElems = arith::MulIOp::create(b, loc, stacked, rowElems);
+  if (cast<MemRefType>(m.getType()).getElementType().isInteger(8)) {
+    Value view = frameView(b, loc, m, height, firstElem, stackedElems);
+    Value frameElems = arith::MulIOp::create(b, loc, height, rowElems);
+    for (Operation *user : frame.users) {
+      if (auto cast = dyn_cast<memref::ReinterpretCastOp>(user))
+        cast.getSizesMutable()[0].assign(frameElems);
+      user->replaceUsesOfWith(m, view);
+    }
+    return;
+  }
   for (Operation *user : frame.users) {
     if (auto dim = dyn_cast<memref::DimOp>(user)) {
       if (*dim.getConstantIndex() == 0)

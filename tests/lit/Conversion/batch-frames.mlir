@@ -1,10 +1,13 @@
 // arvr-batch-frames: the frames of a batch stacked, block z the frame. Each
 // image and buffer a launch uses gets the frame's height (from the host:
 // memref.dim of an argument there, a buffer's own size) and first row
-// (block z times it): loads and stores move to that row, flattened views
-// to that element, memref.dim 0 in the launch is the frame's height; the
-// host function is marked. A function with a launch it cannot batch is
-// left alone.
+// (block z times it). A byte image is used through a view of its frame
+// (memref.view of its bytes at the frame's first byte: the base pointer
+// advanced once), indexed from the frame's row 0, flattened views of it
+// spanning the frame; any other buffer's loads and stores move to the
+// frame's row, its flattened views to the frame's first element. memref.dim
+// 0 in the launch is the frame's height; the host function is marked. A
+// function with a launch it cannot batch is left alone.
 // RUN: arvr-opt %s --arvr-batch-frames | FileCheck %s
 
 // CHECK-LABEL: func.func @copy
@@ -21,32 +24,37 @@ func.func @copy(%src: memref<?x?x3xi8>, %n: index, %out: memref<?x?x3xi8>) {
     // CHECK-NOT: arith.divui
     // CHECK-DAG: %[[OUT_ROWS:.+]] = memref.dim %arg2, %c0
     // CHECK-DAG: %[[OUT_ROW:.+]] = arith.muli %[[BZ]], %[[OUT_H]]
-    // CHECK-DAG: %[[OUT_ELEM:.+]] = arith.muli %[[OUT_ROW]], %{{.+}}
-    // CHECK-DAG: %[[OUT_ALL:.+]] = arith.muli %[[OUT_ROWS]], %{{.+}}
+    // CHECK-DAG: %[[OUT_ROW_ELEMS:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+    // CHECK-DAG: %[[OUT_ELEM:.+]] = arith.muli %[[OUT_ROW]], %[[OUT_ROW_ELEMS]]
+    // CHECK-DAG: %[[OUT_ALL:.+]] = arith.muli %[[OUT_ROWS]], %[[OUT_ROW_ELEMS]]
+    // CHECK-DAG: %[[OUT_BYTES:.+]] = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%[[OUT_ALL]]], strides: [1] : memref<?x?x3xi8> to memref<?xi8>
+    // CHECK-DAG: %[[OUT:.+]] = memref.view %[[OUT_BYTES]][%[[OUT_ELEM]]][%[[OUT_H]], %{{.+}}] : memref<?xi8> to memref<?x?x3xi8>
+    // CHECK-DAG: %[[OUT_FRAME:.+]] = arith.muli %[[OUT_H]], %[[OUT_ROW_ELEMS]]
     // CHECK-DAG: %[[BUF_ROW:.+]] = arith.muli %[[BZ]], %arg1
     // CHECK-DAG: %[[SRC_ROW:.+]] = arith.muli %[[BZ]], %[[SRC_H]]
+    // CHECK-DAG: %[[SRC:.+]] = memref.view %{{.+}}[%{{.+}}][%[[SRC_H]], %{{.+}}] : memref<?xi8> to memref<?x?x3xi8>
 
     // The frame's height where the body asks for the image's.
-    // CHECK: arith.cmpi ult, %{{.+}}, %[[SRC_H]]
+    // CHECK: %[[H:.+]] = memref.dim %[[SRC]], %c0
+    // CHECK: arith.cmpi ult, %{{.+}}, %[[H]]
     %h = memref.dim %src, %c0 : memref<?x?x3xi8>
     %inside = arith.cmpi ult, %by, %h : index
-    // CHECK: %[[Y:.+]] = arith.addi %{{.+}}, %[[SRC_ROW]]
-    // CHECK: memref.load %arg0[%[[Y]], %{{.+}}, %{{.+}}]
+    // The frame's own rows.
+    // CHECK-NEXT: memref.load %[[SRC]][%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %c0]
     %v = memref.load %src[%by, %bx, %c0] : memref<?x?x3xi8>
     %f = arith.uitofp %v : i8 to f32
+    // A buffer of f32: the frame's row added.
     // CHECK: %[[BY:.+]] = arith.addi %{{.+}}, %[[BUF_ROW]]
     // CHECK: memref.store %{{.+}}, %{{.+}}[%[[BY]], %{{.+}}, %{{.+}}]
     memref.store %f, %buf[%by, %bx, %c0] : memref<?x?x1xf32>
-    // A flattened view spans the stacked frames; its accesses move to the
+    // A flattened view of a byte image spans its frame, indexed from the
     // frame's first element.
-    // CHECK: memref.reinterpret_cast %arg2 to offset: [0], sizes: [%[[OUT_ALL]]], strides: [1]
+    // CHECK: %[[FLAT:.+]] = memref.reinterpret_cast %[[OUT]] to offset: [0], sizes: [%[[OUT_FRAME]]], strides: [1]
     %size = arith.muli %n, %n : index
     %flat = memref.reinterpret_cast %out to offset: [0], sizes: [%size], strides: [1] : memref<?x?x3xi8> to memref<?xi8>
-    // CHECK: %[[I:.+]] = arith.addi %{{.+}}, %[[OUT_ELEM]]
-    // CHECK: vector.load %{{.+}}[%[[I]]]
+    // CHECK-NEXT: %[[W:.+]] = vector.load %[[FLAT]][%{{[a-z0-9]+}}]
     %w = vector.load %flat[%bx] : memref<?xi8>, vector<4xi8>
-    // CHECK: %[[J:.+]] = arith.addi %{{.+}}, %[[OUT_ELEM]]
-    // CHECK: vector.store %{{.+}}, %{{.+}}[%[[J]]]
+    // CHECK-NEXT: vector.store %[[W]], %[[FLAT]][%{{[a-z0-9]+}}]
     vector.store %w, %flat[%by] : memref<?xi8>, vector<4xi8>
     gpu.terminator
   }
