@@ -248,6 +248,25 @@ arvr_status evaluateChecked(arvr_kernel *k,
   return checkOutputs(k, e);
 }
 
+/// A batch's frames are stacked and indexed with 32-bit arithmetic (a byte
+/// image's frame is a view from its first element, which must be below
+/// 2^31): each image's stack has fewer than 2^31 elements, as `arvrc run`
+/// requires of its batches.
+arvr_status checkStacks(const arvr_kernel *k,
+                        const std::vector<Binding> &bindings, int frames) {
+  for (size_t a = 0; a < bindings.size(); ++a) {
+    const Binding &b = bindings[a];
+    if (!k->plan.arguments[a].image || !b.bound)
+      continue;
+    if (b.shape[0] * b.shape[1] * b.shape[2] * frames >= (int64_t(1) << 31))
+      return fail(ARVR_ERROR_BINDING, "image '" + k->plan.arguments[a].name +
+                                          "' in a batch of " +
+                                          std::to_string(frames) +
+                                          " frames has 2^31 elements or more");
+  }
+  return ARVR_OK;
+}
+
 /// The launches of `k` for `bindings`, `frames` frames stacked, into
 /// `launches` (the module loaded and the buffers allocated for them).
 arvr_status resolveLaunches(arvr_kernel *k,
@@ -256,6 +275,8 @@ arvr_status resolveLaunches(arvr_kernel *k,
   Evaluation e;
   std::string error;
   if (arvr_status s = evaluateChecked(k, bindings, e))
+    return s;
+  if (arvr_status s = checkStacks(k, bindings, frames))
     return s;
   if (arvr_status s = prepare(k, e, frames))
     return s;

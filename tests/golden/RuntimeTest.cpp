@@ -136,6 +136,14 @@ TEST_CASE("runtime: the C API, its arguments and its errors, without a GPU") {
   CHECK(arvr_kernel_launch_info(k, 0, nullptr) == ARVR_ERROR_INVALID_ARGUMENT);
   CHECK(arvr_kernel_takes_batches(k) == 1);
   CHECK(arvr_kernel_takes_batches(nullptr) == 0);
+  // A batch is stacked: 2400 frames of 641x479x3 are 2^31 elements or more
+  // (refused before any GPU is needed), 1 is not.
+  REQUIRE(arvr_kernel_bind_image(k, out, 0x8000, 641, 479, 3) == ARVR_OK);
+  CHECK(arvr_kernel_prepare(k, 2400) == ARVR_ERROR_BINDING);
+  CHECK(message().find("'src' in a batch of 2400 frames has 2^31") !=
+        std::string::npos);
+  CHECK(arvr_kernel_launch(k, nullptr, 2400) == ARVR_ERROR_BINDING);
+  CHECK(arvr_kernel_prepare(k, 1) != ARVR_ERROR_BINDING);
   CHECK(arvr_kernel_prepare(k, 0) == ARVR_ERROR_INVALID_ARGUMENT);
   CHECK(arvr_kernel_prepare(nullptr, 1) == ARVR_ERROR_INVALID_ARGUMENT);
   arvr_kernel_close(k);
