@@ -16,7 +16,13 @@
 // (memref.reinterpret_cast to one dimension, as arvr-wide-access makes: the
 // view itself then spans all frames), and gives `memref.dim %m, 0` the frame's
 // height. Rows are whole rows of the stacked image, so row alignment tests stay
-// valid.
+// valid. A byte image instead becomes a view of its frame (`memref.view` of
+// the stack's bytes at the frame's first byte, below 2^31 as the runner and
+// the runtime library refuse larger stacks): its lowering advances the base
+// pointer once a thread, and the accesses index the frame from its row 0.
+// A frame's first byte is a whole number of rows in, so its alignment tests
+// (`memref.extract_aligned_pointer_as_index` of the view) say what they said
+// of the stack's rows.
 //
 // A buffer whose height is static (a table of one row, of values computed
 // from parameters: a generic Gaussian's weights) is not stacked: folding may

@@ -410,7 +410,13 @@ def ArvrBatchFrames : Pass<"arvr-batch-frames", "::mlir::ModuleOp"> {
     adds the frame's first element to every access through a flattened
     view (`memref.reinterpret_cast` to one dimension, offset 0, stride 1;
     the view then spans every frame), and replaces `memref.dim %m, 0` in
-    the body by the frame's height.
+    the body by the frame's height. A byte image (`i8` elements) is used
+    instead through a view of its frame: `memref.view` of the stack's bytes
+    (`memref.reinterpret_cast` to one dimension) at the frame's first byte,
+    sized as one frame, so that its lowering advances the base pointer once
+    a thread and no access adds the frame's row; its flattened views span
+    the frame. The first byte is below 2^31 (`arvrc run` and the runtime
+    library refuse larger stacks).
 
     A buffer whose height is static (a table of one row, computed from
     parameters: a generic Gaussian's weights) is not stacked, since folding
