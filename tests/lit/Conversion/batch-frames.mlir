@@ -31,6 +31,7 @@ func.func @copy(%src: memref<?x?x3xi8>, %n: index, %out: memref<?x?x3xi8>) {
     // CHECK-DAG: %[[OUT:.+]] = memref.view %[[OUT_BYTES]][%[[OUT_ELEM]]][%[[OUT_H]], %{{.+}}] : memref<?xi8> to memref<?x?x3xi8>
     // CHECK-DAG: %[[OUT_FRAME:.+]] = arith.muli %[[OUT_H]], %[[OUT_ROW_ELEMS]]
     // CHECK-DAG: %[[BUF_ROW:.+]] = arith.muli %[[BZ]], %arg1
+    // CHECK-DAG: %[[BUF_ELEM:.+]] = arith.muli %[[BUF_ROW]], %{{.+}}
     // CHECK-DAG: %[[SRC_ROW:.+]] = arith.muli %[[BZ]], %[[SRC_H]]
     // CHECK-DAG: %[[SRC:.+]] = memref.view %{{.+}}[%{{.+}}][%[[SRC_H]], %{{.+}}] : memref<?xi8> to memref<?x?x3xi8>
 
@@ -56,6 +57,13 @@ func.func @copy(%src: memref<?x?x3xi8>, %n: index, %out: memref<?x?x3xi8>) {
     %w = vector.load %flat[%bx] : memref<?xi8>, vector<4xi8>
     // CHECK-NEXT: vector.store %[[W]], %[[FLAT]][%{{[a-z0-9]+}}]
     vector.store %w, %flat[%by] : memref<?xi8>, vector<4xi8>
+    // A flattened view of any other buffer spans the stacked frames; its
+    // accesses move to the frame's first element.
+    // CHECK: memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x?x1xf32> to memref<?xf32>
+    // CHECK-NEXT: %[[K:.+]] = arith.addi %{{[a-z0-9]+}}, %[[BUF_ELEM]]
+    // CHECK-NEXT: vector.load %{{.+}}[%[[K]]] : memref<?xf32>, vector<4xf32>
+    %bflat = memref.reinterpret_cast %buf to offset: [0], sizes: [%size], strides: [1] : memref<?x?x1xf32> to memref<?xf32>
+    %bw = vector.load %bflat[%bx] : memref<?xf32>, vector<4xf32>
     gpu.terminator
   }
   memref.dealloc %buf : memref<?x?x1xf32>
