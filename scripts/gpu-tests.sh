@@ -520,6 +520,9 @@ for i in range(11):
     cv2.imwrite(f"{sys.argv[2]}/same-grey/f{i:02d}.png", cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
     rng.integers(0, 256, 641 * 479 + 2 * 321 * 240, dtype=np.uint8).tofile(
         f"{sys.argv[2]}/same-nv12/f{i:02d}_641x479.nv12")
+# Harris's frame of another size: grey, 7x3.
+cv2.imwrite(f"{sys.argv[2]}/same-grey/f04b.png",
+            cv2.cvtColor(cv2.resize(image[:30, :70], (7, 3)), cv2.COLOR_BGR2GRAY))
 PY
 then
   cp "$src/tests/data/odd-7x3.png" "$out/same/f04b.png"
