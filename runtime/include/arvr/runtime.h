@@ -124,8 +124,11 @@ ARVR_API arvr_status arvr_kernel_prepare(arvr_kernel *kernel, int frames);
 
 /** Launches the kernel on `frames` frames (1 or more) on `stream` (a
  *  CUstream or cudaStream_t; null: the default stream) and returns without
- *  waiting. Every argument must be bound, outputs at their sizes. A CPU
- *  object's kernel ignores `stream` and returns when it is done. */
+ *  waiting. Every argument must be bound, outputs at their sizes. A kernel
+ *  that takes batches runs them stacked: each image's frames together must
+ *  have fewer than 2^31 elements (ARVR_ERROR_BINDING otherwise, from
+ *  arvr_kernel_prepare too). A CPU object's kernel ignores `stream` and
+ *  returns when it is done. */
 ARVR_API arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream,
                                         int frames);
 
