@@ -218,7 +218,7 @@ Value frameHeight(OpBuilder &b, gpu::LaunchOp launch, Value m) {
 /// `memref.view` of the stack's bytes at the frame's first byte, whose
 /// lowering advances the base pointer once (each access then indexes the
 /// frame from its row 0, with no frame row added to it). The first byte is
-/// below 2^31: the runner refuses larger images.
+/// below 2^31: `arvrc run` and the runtime library refuse larger stacks.
 Value frameView(OpBuilder &b, Location loc, Value m, Value height,
                 Value firstElem, Value stackedElems) {
   auto type = cast<MemRefType>(m.getType());
