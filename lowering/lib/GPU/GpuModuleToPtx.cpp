@@ -11,14 +11,22 @@
 // no global variables, so that no kernel calls or reads anything another
 // one defines, each kernel is optimised in a module of its own (a clone
 // with the other kernels declared), on an LLVMContext and a target
-// machine of its own, on the MLIRContext's threads; the optimised kernels
-// are linked back into the module in their order and the backend
-// compiles it as before. The pipeline's passes work on one function at a
-// time or on what a function calls, and a kernel calls nothing, so each
-// kernel comes out as the whole-module run gives it: the examples' PTX is
-// byte for byte that of gpu-module-to-binary. A module with any other
-// definition (libdevice's functions, linked in for exp and the like) or
-// a global (a constant table) is optimised whole, as there.
+// machine of its own, on the MLIRContext's threads, and then goes through
+// the backend's IR passes there too (the codegen pipeline built to stop
+// before NVPTX's instruction selection, as `llc -stop-before=nvptx-isel`;
+// straight-line strength reduction, the costliest of them, was half of
+// the backend's time for pyr_down); the kernels are linked back into the
+// module in their order and the backend compiles it from instruction
+// selection on (`llc -start-before=nvptx-isel`). The passes work on one
+// function at a time or on what a function calls, and a kernel calls
+// nothing, so each kernel comes out as the whole-module run gives it: the
+// examples' PTX is byte for byte that of gpu-module-to-binary. A module
+// with any other definition (libdevice's functions, linked in for exp
+// and the like) or a global (a constant table) is compiled whole, as
+// there. LLVM's TargetPassConfig takes where to stop or start from its
+// command-line options, the process's: this pass sets them while it
+// builds those pipelines (one serialisation at a time), and empties them
+// after.
 //
 // The backend runs at `backend-level` (llc's -O; default 2), the IR
 // pipeline at the target's O: NVPTX at -O3 differs from -O2 mainly in
@@ -43,11 +51,15 @@
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+
+#include <mutex>
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRGPUMODULETOPTX
@@ -60,10 +72,70 @@ namespace {
 
 using Bitcode = SmallVector<char, 0>;
 
-/// The module in `bitcode` optimised at `level` for the target, written
-/// back into `bitcode`; on its own LLVMContext and target machine, so that
-/// several run at once.
+/// The backend's pipeline cut at NVPTX's instruction selection. LLVM's
+/// TargetPassConfig reads its -stop-before and -start-before options (the
+/// process's, as llc's command line sets them) when a codegen pipeline is
+/// built; while an IselCut lives, pipelines built stop before instruction
+/// selection (`Part::IrPasses`: the backend's IR passes, each a function
+/// at a time) or start there (`Part::FromIsel`), as `llc -stop-before` /
+/// `-start-before=nvptx-isel` do. The options are the process's: cuts are
+/// taken one at a time (`guard`), and each leaves its option empty again.
+class IselCut {
+public:
+  enum class Part { IrPasses, FromIsel };
+
+  explicit IselCut(Part part)
+      : option(find(part == Part::IrPasses ? "stop-before" : "start-before")) {
+    if (option)
+      option->addOccurrence(0, option->ArgStr, "nvptx-isel");
+  }
+  ~IselCut() {
+    if (option)
+      option->addOccurrence(0, option->ArgStr, "");
+  }
+  IselCut(const IselCut &) = delete;
+  IselCut &operator=(const IselCut &) = delete;
+
+  /// Whether LLVM has the option (a build without it cuts nothing).
+  bool available() const { return option; }
+
+  /// Held from the first cut of a module's serialisation to its last.
+  static std::mutex &guard() {
+    static std::mutex mutex;
+    return mutex;
+  }
+
+private:
+  static llvm::cl::Option *find(StringRef name) {
+    auto options = llvm::cl::getRegisteredOptions();
+    auto it = options.find(name);
+    return it == options.end() ? nullptr : it->second;
+  }
+
+  llvm::cl::Option *option;
+};
+
+/// The backend's IR passes (up to instruction selection) at `level` over
+/// `module`, within an IselCut of Part::IrPasses.
+static LogicalResult runBackendIrPasses(llvm::Module &module,
+                                        llvm::TargetMachine &machine,
+                                        int level) {
+  machine.setOptLevel(static_cast<llvm::CodeGenOptLevel>(level));
+  llvm::legacy::PassManager passes;
+  llvm::raw_null_ostream nothing;
+  if (machine.addPassesToEmitFile(passes, nothing, nullptr,
+                                  llvm::CodeGenFileType::Null))
+    return failure();
+  passes.run(module);
+  return success();
+}
+
+/// The module in `bitcode` optimised at `level` for the target, and where
+/// `backendLevel` is set, through the backend's IR passes at that level
+/// (within an IselCut of Part::IrPasses), written back into `bitcode`; on
+/// its own LLVMContext and target machine, so that several run at once.
 static LogicalResult optimizeApart(Bitcode &bitcode, int level,
+                                   std::optional<int> backendLevel,
                                    StringRef triple, StringRef chip,
                                    StringRef features) {
   llvm::LLVMContext context;
@@ -91,6 +163,9 @@ static LogicalResult optimizeApart(Bitcode &bitcode, int level,
     llvm::consumeError(std::move(failed));
     return failure();
   }
+  if (backendLevel &&
+      failed(runBackendIrPasses(**module, *machine, *backendLevel)))
+    return failure();
   bitcode.clear();
   llvm::raw_svector_ostream os(bitcode);
   llvm::WriteBitcodeToFile(**module, os);
@@ -112,6 +187,9 @@ public:
 private:
   /// The backend's optimisation level (llc's -O).
   int backendLevel;
+  /// Whether the kernels went through the backend's IR passes apart, so
+  /// that the backend starts at instruction selection.
+  bool startAtIsel = false;
 
 protected:
   LogicalResult optimizeModule(llvm::Module &module, int level) override {
@@ -145,12 +223,22 @@ protected:
       llvm::raw_svector_ostream os(bitcode);
       llvm::WriteBitcodeToFile(*part, os);
     }
+    // Each kernel also goes through the backend's IR passes, which take
+    // most of its time (straight-line strength reduction above all), here
+    // in parallel; the backend then starts at instruction selection.
+    std::lock_guard<std::mutex> lock(IselCut::guard());
+    IselCut cut(IselCut::Part::IrPasses);
+    std::optional<int> backendIr;
+    if (cut.available())
+      backendIr = backendLevel;
     if (failed(failableParallelForEach(
             getOperation().getContext(), parts, [&](Bitcode &bitcode) {
-              return optimizeApart(bitcode, level, triple, chip, features);
+              return optimizeApart(bitcode, level, backendIr, triple, chip,
+                                   features);
             })))
       return getOperation().emitError()
              << "could not optimise a kernel's LLVM IR";
+    startAtIsel = cut.available();
 
     // Back in order: each definition takes its declaration's place.
     for (llvm::Function *kernel : kernels)
@@ -179,6 +267,12 @@ protected:
     if (failed(machine))
       return failure();
     (*machine)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(backendLevel));
+    std::unique_lock<std::mutex> lock(IselCut::guard(), std::defer_lock);
+    std::optional<IselCut> cut;
+    if (startAtIsel) {
+      lock.lock();
+      cut.emplace(IselCut::Part::FromIsel);
+    }
     FailureOr<SmallString<0>> ptx = translateModuleToISA(
         module, **machine, [&] { return getOperation().emitError(); });
     if (failed(ptx))

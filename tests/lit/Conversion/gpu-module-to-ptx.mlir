@@ -1,8 +1,9 @@
 // arvr-gpu-module-to-ptx: each gpu.module to a gpu.binary of PTX, as
 // gpu-module-to-binary (format isa) makes it; a module whose only
 // definitions are kernels, with no globals (@apart), has each kernel
-// optimised in a module of its own, the kernels linked back in their
-// order; one with a global (@whole) is optimised whole. The PTX is
+// optimised, and taken through the backend's IR passes, in a module of
+// its own, the kernels linked back in their order and the backend
+// started at instruction selection; one with a global (@whole) is optimised whole. The PTX is
 // gpu-module-to-binary's, byte for byte (its objects also carry the time
 // the backend took, which this pass leaves out: the cache's entries stay
 // the same from one build to the next), with `backend-level=3`; by
@@ -77,6 +78,46 @@ module attributes {gpu.container_module} {
       llvm.return
     }
   }
+  // The same loop in two kernels: optimised apart, they go through the
+  // backend's IR passes apart too, at its level (-O2's EarlyCSE or -O3's
+  // GVN after strength reduction, as @level shows), and the backend
+  // starts at instruction selection.
+  gpu.module @level_apart [#nvvm.target<O = 3, chip = "sm_90">] {
+    llvm.func @fill(%p: !llvm.ptr, %n: i32) attributes {gpu.kernel, nvvm.kernel} {
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %byte = llvm.mlir.constant(0 : i8) : i8
+      %one = llvm.mlir.constant(1 : i32) : i32
+      llvm.br ^head(%zero : i32)
+    ^head(%i: i32):
+      %more = llvm.icmp "slt" %i, %n : i32
+      llvm.cond_br %more, ^body, ^done
+    ^body:
+      %wide = llvm.zext %i : i32 to i64
+      %at = llvm.getelementptr %p[%wide] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+      llvm.store %byte, %at : i8, !llvm.ptr
+      %next = llvm.add %n, %one : i32
+      llvm.br ^head(%next : i32)
+    ^done:
+      llvm.return
+    }
+    llvm.func @fill_again(%p: !llvm.ptr, %n: i32) attributes {gpu.kernel, nvvm.kernel} {
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %byte = llvm.mlir.constant(0 : i8) : i8
+      %one = llvm.mlir.constant(1 : i32) : i32
+      llvm.br ^head(%zero : i32)
+    ^head(%i: i32):
+      %more = llvm.icmp "slt" %i, %n : i32
+      llvm.cond_br %more, ^body, ^done
+    ^body:
+      %wide = llvm.zext %i : i32 to i64
+      %at = llvm.getelementptr %p[%wide] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+      llvm.store %byte, %at : i8, !llvm.ptr
+      %next = llvm.add %n, %one : i32
+      llvm.br ^head(%next : i32)
+    ^done:
+      llvm.return
+    }
+  }
 }
 
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx)' | FileCheck %s --check-prefix=O2
@@ -85,7 +126,20 @@ module attributes {gpu.container_module} {
 // O2: gpu.binary @level
 // O2-SAME: cvt.u64.u32
 // O2-NOT: 2147483648
+// O2: gpu.binary @level_apart
+// O2-SAME: .entry fill(
+// O2-SAME: cvt.u64.u32
+// O2-SAME: .entry fill_again(
+// O2-SAME: cvt.u64.u32
+// O2-NOT: 2147483648
 // O3: gpu.binary @level
 // O3-NOT: cvt.u64.u32
 // O3-SAME: add.s64 {{.*}}, 2147483648;
+// O3: gpu.binary @level_apart
+// O3-NOT: cvt.u64.u32
+// O3-SAME: .entry fill(
+// O3-SAME: add.s64 {{[^;]*}}, 2147483648;
+// O3-SAME: .entry fill_again(
+// O3-SAME: add.s64 {{[^;]*}}, 2147483648;
+// O3-NOT: cvt.u64.u32
 // BAD: backend-level must be 0 to 3, not 4
