@@ -110,7 +110,8 @@ public:
 
 private:
   static llvm::cl::Option *find(StringRef name) {
-    auto options = llvm::cl::getRegisteredOptions();
+    DenseMap<StringRef, llvm::cl::Option *> &options =
+        llvm::cl::getRegisteredOptions();
     auto it = options.find(name);
     return it == options.end() ? nullptr : it->second;
   }
