@@ -102,7 +102,8 @@ public:
   /// Whether LLVM has the option (a build without it cuts nothing).
   bool available() const { return option; }
 
-  /// Held from the first cut of a module's serialisation to its last.
+  /// Held while a cut lives (a module's two cuts, one after the other:
+  /// its kernels' IR passes, then its backend from instruction selection).
   static std::mutex &guard() {
     static std::mutex mutex;
     return mutex;
