@@ -2,12 +2,12 @@
 // gpu-module-to-binary (format isa) makes it; a module whose only
 // definitions are kernels, with no globals (@apart), has each kernel
 // optimised, and taken through the backend's IR passes, in a module of
-// its own, the kernels linked back in their order and the backend
-// started at instruction selection; one with a global (@whole) is optimised whole. The PTX is
-// gpu-module-to-binary's, byte for byte (its objects also carry the time
-// the backend took, which this pass leaves out: the cache's entries stay
-// the same from one build to the next), with `backend-level=3`; by
-// default the backend runs at -O2 (@level below).
+// its own, the kernels linked back in their order and the backend started
+// at instruction selection; one with a global (@whole) is optimised
+// whole. The PTX is gpu-module-to-binary's, byte for byte (its objects
+// also carry the time the backend took, which this pass leaves out: the
+// cache's entries stay the same from one build to the next), with
+// `backend-level=3`; by default the backend runs at -O2 (@level below).
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(arvr-gpu-module-to-ptx{backend-level=3})' > %t.apart
 // RUN: FileCheck %s < %t.apart
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu-module-to-binary{format=isa})' | sed -e 's/LLVMIRToISATimeInMs = [0-9]* : i64, //' > %t.whole

@@ -900,34 +900,32 @@ def ArvrGpuModuleToPtx : Pass<"arvr-gpu-module-to-ptx", "::mlir::ModuleOp"> {
     LLVM IR through LLVM's O-level pipeline and the NVPTX backend, into a
     `gpu.binary` of PTX), with one difference: where a module's only
     definitions are two or more kernels and it has no global variables (no
-    kernel calls or reads what another defines), each kernel is optimised
-    in a clone of the module holding its definition alone, on an
-    LLVMContext and target machine of its own, on the context's threads,
-    and goes through the backend's IR passes there too (its codegen
-    pipeline stopped before instruction selection, as `llc
-    -stop-before=nvptx-isel`: straight-line strength reduction was half of
-    the backend's time for pyr_down); the kernels are linked back in their
-    order and the backend compiles the module from instruction selection on
-    (`llc -start-before=nvptx-isel`). The passes work a function at a time
-    or over what a function calls, and a kernel calls nothing, so the PTX
-    is the whole-module run's, byte for byte (every example's is; a
-    kernel linked back just before instruction selection may see its
-    values' uses listed in another order, which reorders a few
-    instructions of 3 of the 117 kernels of the examples and the tests'
-    inputs). A
-    module with another definition (libdevice's functions) or a global (a
-    constant table) is compiled whole. The cut is made through LLVM's
-    -stop-before / -start-before options (TargetPassConfig reads no other
-    way), the process's: set while the pass builds those pipelines, one
-    module at a time, and emptied after. `toolkit`: the CUDA toolkit whose
-    libdevice is linked where a kernel calls it. `backend-level`: the
-    NVPTX backend's optimisation level (llc's -O), 2 by default, the IR
-    pipeline staying at the target's O: at 3 the backend runs GVN where 2
-    runs EarlyCSE after its straight-line strength reduction, a fifth of
-    the backend's time for pyr_down, for no shorter PTX (every example's is
-    the same at 2 but for pyr_down's, 15 instructions shorter, and
-    brightness_contrast's register numbers); 3 gives gpu-module-to-binary's
-    PTX byte for byte.
+    kernel calls or reads what another defines), each kernel is optimised in
+    a clone of the module holding its definition alone, on an LLVMContext
+    and target machine of its own, on the context's threads, and goes
+    through the backend's IR passes there too (its codegen pipeline stopped
+    before instruction selection, as `llc -stop-before=nvptx-isel`:
+    straight-line strength reduction was half of the backend's time for
+    pyr_down); the kernels are linked back in their order and the backend
+    compiles the module from instruction selection on (`llc
+    -start-before=nvptx-isel`). The passes work a function at a time or over
+    what a function calls, and a kernel calls nothing, so the PTX is the
+    whole-module run's, byte for byte (every example's is; a kernel linked
+    back just before instruction selection may see its values' uses listed
+    in another order, which reorders a few instructions of 3 of the 117
+    kernels of the examples and the tests' inputs). A module with another
+    definition (libdevice's functions) or a global (a constant table) is
+    compiled whole. The cut is made through LLVM's -stop-before /
+    -start-before options (TargetPassConfig reads no other way), the
+    process's: set while the pass builds those pipelines, one module at a
+    time, and emptied after. `toolkit`: the CUDA toolkit whose libdevice is
+    linked where a kernel calls it. `backend-level`: the NVPTX backend's
+    optimisation level (llc's -O), 2 by default, the IR pipeline staying at
+    the target's O: at 3 the backend runs GVN where 2 runs EarlyCSE after
+    its straight-line strength reduction, a fifth of the backend's time for
+    pyr_down, for no shorter PTX (every example's is the same at 2 but for
+    pyr_down's, 15 instructions shorter, and brightness_contrast's register
+    numbers); 3 gives gpu-module-to-binary's PTX byte for byte.
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", "\"\"",
