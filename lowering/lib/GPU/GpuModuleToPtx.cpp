@@ -29,7 +29,10 @@
 // there. LLVM's TargetPassConfig takes where to stop or start from its
 // command-line options, the process's: this pass sets them while it
 // builds those pipelines (one serialisation at a time), and empties them
-// after.
+// after. A codegen pipeline another thread of the process built
+// meanwhile, for another target, would be cut too: arvrc builds none
+// then (its CPU code is compiled in other runs, and the runtime library
+// compiles nothing).
 //
 // The backend runs at `backend-level` (llc's -O; default 2), the IR
 // pipeline at the target's O: NVPTX at -O3 differs from -O2 mainly in

@@ -918,14 +918,16 @@ def ArvrGpuModuleToPtx : Pass<"arvr-gpu-module-to-ptx", "::mlir::ModuleOp"> {
     compiled whole. The cut is made through LLVM's -stop-before /
     -start-before options (TargetPassConfig reads no other way), the
     process's: set while the pass builds those pipelines, one module at a
-    time, and emptied after. `toolkit`: the CUDA toolkit whose libdevice is
-    linked where a kernel calls it. `backend-level`: the NVPTX backend's
-    optimisation level (llc's -O), 2 by default, the IR pipeline staying at
-    the target's O: at 3 the backend runs GVN where 2 runs EarlyCSE after
-    its straight-line strength reduction, a fifth of the backend's time for
-    pyr_down, for no shorter PTX (every example's is the same at 2 but for
-    pyr_down's, 15 instructions shorter, and brightness_contrast's register
-    numbers); 3 gives gpu-module-to-binary's PTX byte for byte.
+    time, and emptied after (a codegen pipeline another thread built
+    meanwhile would be cut too; arvrc builds none then). `toolkit`: the CUDA
+    toolkit whose libdevice is linked where a kernel calls it.
+    `backend-level`: the NVPTX backend's optimisation level (llc's -O), 2 by
+    default, the IR pipeline staying at the target's O: at 3 the backend
+    runs GVN where 2 runs EarlyCSE after its straight-line strength
+    reduction, a fifth of the backend's time for pyr_down, for no shorter
+    PTX (every example's is the same at 2 but for pyr_down's, 15
+    instructions shorter, and brightness_contrast's register numbers); 3
+    gives gpu-module-to-binary's PTX byte for byte.
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", "\"\"",
