@@ -112,9 +112,14 @@ public:
   /// The range of `v`, which may also be NaN where `nan` says so.
   std::optional<Range> orNaN(Value v) const {
     auto it = ranges.find(v);
-    if (it == ranges.end())
-      return std::nullopt;
-    return it->second;
+    if (it != ranges.end())
+      return it->second;
+    // A constant defined outside what was walked (above a launch).
+    FloatAttr constant;
+    if (matchPattern(v, m_Constant(&constant)) &&
+        std::isfinite(constant.getValueAsDouble()))
+      return Range{constant.getValueAsDouble(), constant.getValueAsDouble()};
+    return std::nullopt;
   }
 
 private:
