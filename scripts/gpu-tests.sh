@@ -32,6 +32,11 @@ cases=(
   "tests/golden/affine_warp.arvr|-p use_nearest=true"
   "examples/lens_undistort.arvr|"
   "examples/lens_undistort.arvr|-p ca_red=0.9975 -p ca_blue=0.995"
+  # Coordinates infinite or NaN (1/fx = inf; r^2 k1 overflowing): samples
+  # whose weight u - floor(u) is NaN, which u8_sat turns into 0 (on the
+  # GPU a saturating FMA, arvr-gpu-saturating-fma).
+  "examples/lens_undistort.arvr|-p fx=0 -p fy=0|tests/data/odd-7x3.png tests/data/odd-641x479.png"
+  "examples/lens_undistort.arvr|-p k1=1e30|tests/data/baboon.jpg tests/data/odd-641x479.png"
   "tests/lit/Driver/Inputs/math.arvr|"
   "examples/gaussian_blur.arvr|"
   "examples/gaussian_blur.arvr|-p sigma=1 -p radius=2"
