@@ -201,9 +201,9 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   // In border versions, what a loop repeats (a tap column's mirror) once
   // before it.
   pm.addPass(createArvrCompactBorders());
-  // u8_sat of a sample's value (between its pixels, or NaN) as one
-  // saturating FMA rather than a conversion (the narrow pipe) and a min;
-  // after the passes that move ops past others, as the FMA is a call.
+  // u8_sat as a saturating FMA and a min rather than a conversion (the
+  // narrow pipe) and a min; after the passes that move ops past others, as
+  // the FMA is a call.
   pm.addPass(createArvrGpuSaturatingFma());
   // What the fused loops repeat (a border neighbour's mirrored coordinates,
   // computed for each of a point's sums) once, before it is hoisted.

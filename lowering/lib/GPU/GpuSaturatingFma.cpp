@@ -1,39 +1,41 @@
-//===- GpuSaturatingFma.cpp - u8_sat of a value >= 0 or NaN by an FMA ----===//
+//===- GpuSaturatingFma.cpp - u8_sat by a saturating FMA, no conversion ---===//
 //
-// u8_sat(x) is `fptoui(roundeven(minnumf(maxnumf(x, 0), 255)))` to i8.
-// arvr-redundant-clamps drops the clamps where x is known never NaN and
-// rounding inside [0, 255]; a bilinear sample's value is not, as its
-// weight u - floor(u) is NaN for an infinite or NaN u, and the clamps turn
-// NaN into 0. On the GPU what is left is a float-to-integer conversion
-// (F2I, on the SM's narrow conversion pipe, a quarter of the lanes an FMA
-// gets) and a `min`: a lens pixel's three keep that pipe busy beside its
-// six floors and six index conversions.
+// u8_sat(x) is `fptoui(roundeven(minnumf(maxnumf(x, 0), 255)))` to i8. On
+// the GPU it is a float-to-integer conversion (F2I, on the SM's narrow
+// conversion pipe, a quarter of the lanes an FMA gets) and a `min`
+// (arvr-gpu-saturating-convert); a lens pixel's three keep that pipe busy
+// beside its six floors and six index conversions.
 //
-// Where FloatRanges.h finds x >= 0 or NaN, one saturating FMA
-// (`fma.rn.sat.f32`, on the FMA pipe) and an integer `min` give the byte:
+// One saturating FMA (`fma.rn.sat.f32`, on the FMA pipe) and the same
+// integer `min` give the byte:
 //
 //   s = sat(x * 2^-149 + 0),  u8_sat(x) = min(bits(s), 255).
 //
-// 2^-149 is f32's least subnormal, and below 2^-126 the subnormals are the
-// multiples of it: for x in [0, 2^23), x * 2^-149 rounds to nearest even
-// onto k * 2^-149 with k = roundeven(x), whose bits are k; above, s is a
-// normal f32 whose bits exceed 255 (so do +infinity's); NaN saturates to
-// +0 (bits 0), and so does -0 * 2^-149 + 0. So the byte is the one the
-// clamps and the conversion give, for every such x: an FMA and a `min`
-// instead of a conversion and a `min`. (A negative x could round to -0,
-// whose bits are not 0: hence x >= 0.) The chain must clamp at 0 first
-// (maxnumf(x, 0), which turns NaN into 0), then at 255 or not at all. The
-// CPU keeps the chain: the same bytes. Runs on the GPU after
-// arvr-redundant-clamps, on the loops in the launches, late: the FMA is an
-// `llvm.call_intrinsic`, which passes that move ops past others take for a
-// write.
+// 2^-149 is f32's least subnormal, and below 2^-126 the subnormals are its
+// multiples: for x in [0, 2^23), x * 2^-149 rounds to nearest even onto
+// k * 2^-149 with k = roundeven(x), whose bits are k; above, s is a normal
+// f32 or 1 (+infinity), whose bits exceed 255; a negative x, -0 and NaN
+// saturate to +0, bits 0 (on sm_90 a negative result rounding to -0 also
+// saturates to +0: bench/probes/saturating_fma_check.cu checks all 2^32
+// f32 patterns against the clamps and the conversion, 0 differ on an H100,
+// 2026-12-07). So the byte is u8_sat's for every x: an FMA and a `min`
+// instead of a conversion and a `min`. The chain's clamps at 0 (first) and
+// 255 may be partly gone (arvr-redundant-clamps proved one idle: x is then
+// above -1/2, or below 255.5, where the conversion is defined); with both
+// gone the conversion alone is one instruction, and is left. The CPU keeps
+// the chain: the same bytes. Runs on the GPU's loops in the launches, late:
+// the FMA is an `llvm.call_intrinsic`, which passes that move ops past
+// others take for a write.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Utils/FloatRanges.h"
 #include "arvr/Lowering/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRGPUSATURATINGFMA
@@ -41,8 +43,6 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
-using mlir::arvr::float_ranges::RangeAnalysis;
-using FloatRange = mlir::arvr::float_ranges::Range;
 
 namespace {
 
@@ -65,8 +65,9 @@ template <typename Op> Value clamped(Value v, double bound) {
   return {};
 }
 
-/// The x of u8_sat's chain `fptoui(roundeven([minnumf(] maxnumf(x, 0)
-/// [, 255)]))` to i8 ending at `convert`, or null.
+/// The x of u8_sat's chain `fptoui(roundeven([minnumf(] [maxnumf(] x [,
+/// 0)] [, 255)]))` to i8 ending at `convert`, with at least one clamp, or
+/// null.
 Value saturated(arith::FPToUIOp convert) {
   if (!convert.getType().isInteger(8))
     return {};
@@ -74,9 +75,13 @@ Value saturated(arith::FPToUIOp convert) {
   if (!round || !round.getType().isF32())
     return {};
   Value v = round.getOperand();
-  if (Value below = clamped<arith::MinNumFOp>(v, 255.0))
+  Value below = clamped<arith::MinNumFOp>(v, 255.0);
+  if (below)
     v = below;
-  return clamped<arith::MaxNumFOp>(v, 0.0);
+  Value above = clamped<arith::MaxNumFOp>(v, 0.0);
+  if (above)
+    v = above;
+  return below || above ? v : Value();
 }
 
 struct ArvrGpuSaturatingFmaPass
@@ -84,13 +89,8 @@ struct ArvrGpuSaturatingFmaPass
   void runOnOperation() override {
     SmallVector<std::pair<arith::FPToUIOp, Value>> found;
     getOperation().walk([&](gpu::LaunchOp launch) {
-      RangeAnalysis ranges(launch);
       launch.getBody().walk([&](arith::FPToUIOp convert) {
-        Value x = saturated(convert);
-        if (!x)
-          return;
-        std::optional<FloatRange> r = ranges.orNaN(x);
-        if (r && r->lo >= 0)
+        if (Value x = saturated(convert))
           found.push_back({convert, x});
       });
     });

@@ -1,8 +1,17 @@
 //===- RedundantClamps.cpp - Clamps a range analysis proves do nothing ----===//
 //
-// With the ranges of FloatRanges.h (an interval analysis of the f32 values
-// of the loops; only values never NaN count here), clamps that change
-// nothing go:
+// An interval analysis of the f32 values of the loops: constants, integers
+// widened to floats (a u8 read is in [0, 255]), sums, differences,
+// products, fused multiply-adds, quotients by a divisor of one sign,
+// negations, absolute values, minima, maxima and selects, and the loads of
+// an intermediate buffer (a stage's), whose values are those its stores
+// write. Each result is widened by the most f32 rounding can move it (a
+// relative 2^-20, never across zero), so the interval holds the value on
+// every target. A value whose range is not found (a parameter, a kernel's
+// float image, a loop's carried value, anything else) is unknown: it may
+// be NaN or infinite.
+//
+// With the ranges, clamps that change nothing go:
 //   - `min(x, c)` with x <= c and `max(x, c)` with x >= c become x (not
 //     where x may be c = 0: a -0 would stay where the clamp gives +0);
 //   - under `roundeven` (the rounding of `u8_sat` and its kin), the clamps
@@ -22,8 +31,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Utils/FloatRanges.h"
 #include "arvr/Lowering/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace mlir::arvr {
 #define GEN_PASS_DEF_ARVRREDUNDANTCLAMPS
@@ -31,10 +49,191 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
-using mlir::arvr::float_ranges::RangeAnalysis;
-using FloatRange = mlir::arvr::float_ranges::Range;
 
 namespace {
+
+/// A closed interval of finite values (never NaN).
+struct Range {
+  double lo, hi;
+};
+
+/// The largest magnitude kept: beyond it, a result might overflow f32.
+constexpr double kLargest = 1e37;
+
+/// [lo, hi] widened by the most one f32 rounding can move a value (a
+/// relative 2^-20, far above f32's 2^-24 and double's error), never across
+/// zero (rounding keeps a value's sign); nothing when it may overflow.
+static std::optional<Range> rounded(double lo, double hi) {
+  if (!(std::abs(lo) < kLargest) || !(std::abs(hi) < kLargest))
+    return std::nullopt;
+  constexpr double eps = 0x1p-20, tiny = 0x1p-140;
+  auto down = [&](double v) {
+    return v >= 0 ? std::max(0.0, v - v * eps) : v + v * eps - tiny;
+  };
+  auto up = [&](double v) {
+    return v <= 0 ? std::min(0.0, v - v * eps) : v + v * eps + tiny;
+  };
+  return Range{down(lo), up(hi)};
+}
+
+static Range product(Range a, Range b) {
+  double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
+
+/// The ranges of the f32 values of a function, found in one walk in order
+/// (an operand's range is known before its user's; a buffer's stores come
+/// before its loads, each stage after the ones it reads).
+class RangeAnalysis {
+public:
+  explicit RangeAnalysis(Operation *root) {
+    // The stores of each buffer that only loads and stores touch: an
+    // allocation, or a tile in a launch's dynamic shared memory (a view of
+    // it; arvr-map-to-gpu lays tiles apart).
+    root->walk([&](Operation *op) {
+      auto view = dyn_cast<memref::ViewOp>(op);
+      if (!isa<memref::AllocOp>(op) &&
+          !(view &&
+            view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>()))
+        return;
+      int stores = 0;
+      for (Operation *user : op->getUsers()) {
+        if (auto store = dyn_cast<memref::StoreOp>(user)) {
+          if (store.getMemRef() != op->getResult(0))
+            return;
+          ++stores;
+        } else if (!isa<memref::LoadOp, memref::DeallocOp, memref::DimOp>(
+                       user)) {
+          return;
+        }
+      }
+      buffers[op->getResult(0)] = {stores, 0, true, Range{0, 0}};
+    });
+    root->walk([&](Operation *op) { visit(op); });
+  }
+
+  std::optional<Range> of(Value v) const {
+    auto it = ranges.find(v);
+    if (it == ranges.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  /// What the stores seen so far have written to a buffer (`range`: the
+  /// union of their values while all are `known`).
+  struct Buffer {
+    int stores, seen;
+    bool known;
+    Range range;
+  };
+
+  void visit(Operation *op) {
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      auto it = buffers.find(store.getMemRef());
+      if (it == buffers.end())
+        return;
+      Buffer &b = it->second;
+      std::optional<Range> r = of(store.getValue());
+      if (!r)
+        b.known = false;
+      else if (b.seen == 0)
+        b.range = *r;
+      else
+        b.range = {std::min(b.range.lo, r->lo), std::max(b.range.hi, r->hi)};
+      ++b.seen;
+      return;
+    }
+    if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+      return;
+    if (std::optional<Range> r = compute(op))
+      ranges[op->getResult(0)] = *r;
+  }
+
+  std::optional<Range> compute(Operation *op) {
+    FloatAttr constant;
+    if (matchPattern(op->getResult(0), m_Constant(&constant))) {
+      double v = constant.getValueAsDouble();
+      if (!std::isfinite(v))
+        return std::nullopt;
+      return Range{v, v};
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      auto it = buffers.find(load.getMemRef());
+      if (it == buffers.end())
+        return std::nullopt;
+      const Buffer &b = it->second;
+      if (!b.known || b.stores == 0 || b.seen != b.stores)
+        return std::nullopt;
+      return b.range;
+    }
+    if (isa<arith::UIToFPOp, arith::SIToFPOp>(op)) {
+      unsigned width = op->getOperand(0).getType().getIntOrFloatBitWidth();
+      if (width > 62)
+        return std::nullopt;
+      double span = std::ldexp(1.0, width);
+      if (isa<arith::UIToFPOp>(op))
+        return rounded(0, span - 1);
+      return rounded(-span / 2, span / 2 - 1);
+    }
+    SmallVector<Range, 3> in;
+    for (Value operand : op->getOperands()) {
+      if (operand.getType().isInteger(1))
+        continue; // A select's condition.
+      std::optional<Range> r = of(operand);
+      if (!r)
+        return std::nullopt;
+      in.push_back(*r);
+    }
+    return llvm::TypeSwitch<Operation *, std::optional<Range>>(op)
+        .Case([&](arith::AddFOp) {
+          return rounded(in[0].lo + in[1].lo, in[0].hi + in[1].hi);
+        })
+        .Case([&](arith::SubFOp) {
+          return rounded(in[0].lo - in[1].hi, in[0].hi - in[1].lo);
+        })
+        .Case([&](arith::MulFOp) {
+          Range p = product(in[0], in[1]);
+          return rounded(p.lo, p.hi);
+        })
+        .Case([&](math::FmaOp) {
+          Range p = product(in[0], in[1]);
+          return rounded(p.lo + in[2].lo, p.hi + in[2].hi);
+        })
+        .Case([&](arith::DivFOp) -> std::optional<Range> {
+          if (in[1].lo <= 0 && in[1].hi >= 0)
+            return std::nullopt;
+          Range p = product(in[0], Range{1 / in[1].hi, 1 / in[1].lo});
+          return rounded(p.lo, p.hi);
+        })
+        .Case([&](arith::NegFOp) {
+          return Range{-in[0].hi, -in[0].lo};
+        })
+        .Case([&](math::AbsFOp) {
+          if (in[0].lo >= 0)
+            return in[0];
+          if (in[0].hi <= 0)
+            return Range{-in[0].hi, -in[0].lo};
+          return Range{0, std::max(-in[0].lo, in[0].hi)};
+        })
+        .Case<arith::MaxNumFOp, arith::MaximumFOp>([&](auto) {
+          return Range{std::max(in[0].lo, in[1].lo),
+                       std::max(in[0].hi, in[1].hi)};
+        })
+        .Case<arith::MinNumFOp, arith::MinimumFOp>([&](auto) {
+          return Range{std::min(in[0].lo, in[1].lo),
+                       std::min(in[0].hi, in[1].hi)};
+        })
+        .Case([&](arith::SelectOp) {
+          return Range{std::min(in[0].lo, in[1].lo),
+                       std::max(in[0].hi, in[1].hi)};
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+  DenseMap<Value, Range> ranges;
+  DenseMap<Value, Buffer> buffers;
+};
 
 /// A clamp `min(x, c)` or `max(x, c)` (either operand the constant c): x,
 /// c and whether it bounds from above.
@@ -85,7 +284,7 @@ static Value unclampedUnderRounding(math::RoundEvenOp round,
   Value v = round.getOperand();
   bool any = false;
   while (std::optional<Clamp> clamp = clampOf(v)) {
-    std::optional<FloatRange> r = ranges.of(clamp->x);
+    std::optional<Range> r = ranges.of(clamp->x);
     if (!r || clamp->c != std::round(clamp->c))
       return {};
     if (clamp->above ? !(r->hi < clamp->c + 0.5) : !(r->lo > clamp->c - 0.5))
@@ -117,7 +316,7 @@ struct ArvrRedundantClampsPass
       if (underRounding(op))
         return;
       // x = c = 0 would leave a -0 where the clamp may give +0.
-      std::optional<FloatRange> r = ranges.of(clamp->x);
+      std::optional<Range> r = ranges.of(clamp->x);
       if (!r)
         return;
       double bound = clamp->above ? r->hi : r->lo;
