@@ -4,7 +4,7 @@
 // min(bits(fma.rn.sat.f32(x, 2^-149, 0)), 255) is u8_sat(x) (clamp to
 // [0, 255], round to nearest even) for every f32 x, negatives rounding to
 // -0, NaNs and infinities included. Checks all 2^32 bit patterns on the
-// device and prints how many differ (0 on an H100, 2026-12-07 09:2x UTC,
+// device and prints how many differ (0 on an H100, 2026-12-07 09:07 UTC,
 // docs/gpu-runs.md) and the bits -0.3 gives (a product rounding to -0:
 // saturated to +0, 0x00000000). Exits 1 on any difference.
 //
