@@ -11,9 +11,9 @@
 //   nvcc -O3 -arch=sm_90 bench/probes/saturating_fma_check.cu && ./a.out
 //
 //===----------------------------------------------------------------------===//
-#include <cstdio>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 __device__ unsigned satfma(float x) {
   float s;
   asm("fma.rn.sat.f32 %0, %1, 0f00000001, 0f00000000;" : "=f"(s) : "f"(x));
@@ -25,24 +25,38 @@ __device__ unsigned ref(float x) {
   return (unsigned)rintf(c);
 }
 __global__ void k(unsigned long long *bad, unsigned *first, unsigned *negzero) {
-  unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-  for (unsigned long long b = i; b < (1ull << 32); b += (unsigned long long)gridDim.x * blockDim.x) {
+  unsigned long long i =
+      blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  for (unsigned long long b = i; b < (1ull << 32);
+       b += (unsigned long long)gridDim.x * blockDim.x) {
     float x = __uint_as_float((unsigned)b);
     unsigned a = satfma(x), r = ref(x);
-    if (a != r) { atomicAdd(bad, 1ull); atomicMin(first, (unsigned)b); }
+    if (a != r) {
+      atomicAdd(bad, 1ull);
+      atomicMin(first, (unsigned)b);
+    }
   }
   if (i == 0) {
     float s;
-    asm("fma.rn.sat.f32 %0, %1, 0f00000001, 0f00000000;" : "=f"(s) : "f"(-0.3f));
+    asm("fma.rn.sat.f32 %0, %1, 0f00000001, 0f00000000;"
+        : "=f"(s)
+        : "f"(-0.3f));
     *negzero = __float_as_uint(s);
   }
 }
 int main() {
-  unsigned long long *bad; unsigned *first, *nz;
-  cudaMallocManaged(&bad, 8); cudaMallocManaged(&first, 4); cudaMallocManaged(&nz, 4);
-  *bad = 0; *first = 0xffffffffu; *nz = 7;
+  unsigned long long *bad;
+  unsigned *first, *nz;
+  cudaMallocManaged(&bad, 8);
+  cudaMallocManaged(&first, 4);
+  cudaMallocManaged(&nz, 4);
+  *bad = 0;
+  *first = 0xffffffffu;
+  *nz = 7;
   k<<<132 * 16, 256>>>(bad, first, nz);
   cudaDeviceSynchronize();
-  printf("patterns differing: %llu (first 0x%08x); bits of sat(-0.3 * 2^-149 + 0): 0x%08x\n", *bad, *first, *nz);
+  printf("patterns differing: %llu (first 0x%08x); bits of sat(-0.3 * 2^-149 + "
+         "0): 0x%08x\n",
+         *bad, *first, *nz);
   return *bad != 0;
 }

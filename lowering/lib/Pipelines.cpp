@@ -124,43 +124,13 @@ static void buildDevicePasses(OpPassManager &pm,
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
-                                   const CudaPipelineOptions &options,
-                                   LoweringStage stopAfter, bool arvrPasses) {
-  // 1. The dialect passes; the window of each intermediate stage; then
-  //    arvr -> scf.parallel over memrefs, reductions unrolled as the
-  //    schedule asks.
-  if (arvrPasses)
-    buildArvrPipeline(pm);
-  pm.addPass(createCanonicalizerPass());
-  // A stencil's input read once per block into shared memory, so that its
-  // taps need no boundary handling.
-  pm.addPass(createArvrStageInputs());
-  pm.addPass(createArvrInferBounds());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createConvertArvrToLoops());
-  // A histogram written as gathers: one scatter over its domain.
-  pm.addPass(createArvrScatterReductions());
-  // Math of a loop's index alone from a table folded when compiling, as
-  // unrolling would fold it: the same bits however the loop is unrolled.
-  pm.addPass(createArvrIndexTables());
-  pm.addPass(createArvrUnrollReductions());
-  // a * b + c as one rounding, as in the CPU pipeline (same point, same
-  // pairs: the same bits).
-  pm.addPass(createArvrContractFma());
-  if (stopAfter == LoweringStage::Loops) {
-    pm.addPass(createCanonicalizerPass());
-    return;
-  }
-
-  // A stage's readers at its own point (a pyramid level stored as an
-  // output) in its loop: one launch, the values stored read from registers.
-  pm.addPass(createArvrFusePointConsumers());
-
-  // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module. Mapped
-  //    before any canonicalisation, which would fold away the loops of a
-  //    stage of one row or one point (a table, a single value) and leave
-  //    their work on the host.
+/// Loops -> gpu.launch (mapped, specialised, their accesses and branches
+/// shaped for the GPU) -> outlined kernels in one gpu.module.
+static void buildLaunchPasses(OpPassManager &pm,
+                              const CudaPipelineOptions &options) {
+  // Mapped before any canonicalisation, which would fold away the loops
+  // of a stage of one row or one point (a table, a single value) and leave
+  // their work on the host.
   ArvrMapToGPUOptions mapping;
   mapping.blockX = options.blockX;
   mapping.blockY = options.blockY;
@@ -226,6 +196,43 @@ void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createArvrMergeGpuModules());
   pm.addPass(createBottomUpCanonicalizer());
+}
+
+void mlir::arvr::buildCudaPipeline(OpPassManager &pm,
+                                   const CudaPipelineOptions &options,
+                                   LoweringStage stopAfter, bool arvrPasses) {
+  // 1. The dialect passes; the window of each intermediate stage; then
+  //    arvr -> scf.parallel over memrefs, reductions unrolled as the
+  //    schedule asks.
+  if (arvrPasses)
+    buildArvrPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  // A stencil's input read once per block into shared memory, so that its
+  // taps need no boundary handling.
+  pm.addPass(createArvrStageInputs());
+  pm.addPass(createArvrInferBounds());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertArvrToLoops());
+  // A histogram written as gathers: one scatter over its domain.
+  pm.addPass(createArvrScatterReductions());
+  // Math of a loop's index alone from a table folded when compiling, as
+  // unrolling would fold it: the same bits however the loop is unrolled.
+  pm.addPass(createArvrIndexTables());
+  pm.addPass(createArvrUnrollReductions());
+  // a * b + c as one rounding, as in the CPU pipeline (same point, same
+  // pairs: the same bits).
+  pm.addPass(createArvrContractFma());
+  if (stopAfter == LoweringStage::Loops) {
+    pm.addPass(createCanonicalizerPass());
+    return;
+  }
+
+  // A stage's readers at its own point (a pyramid level stored as an
+  // output) in its loop: one launch, the values stored read from registers.
+  pm.addPass(createArvrFusePointConsumers());
+
+  // 2. Loops -> gpu.launch -> outlined kernels in a gpu.module.
+  buildLaunchPasses(pm, options);
   if (stopAfter == LoweringStage::Gpu)
     return;
 

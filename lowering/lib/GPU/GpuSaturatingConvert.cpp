@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/Clamps.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/IR/Matchers.h"
@@ -34,25 +35,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `v` is the f32 constant `expected`.
-static bool isF32Constant(Value v, double expected) {
-  FloatAttr attr;
-  return matchPattern(v, m_Constant(&attr)) && attr.getType().isF32() &&
-         attr.getValueAsDouble() == expected;
-}
-
-/// The x of `op(x, c)` or `op(c, x)` with c the constant `bound`, or null.
-template <typename Op> static Value operandBesides(Value v, double bound) {
-  auto op = v.getDefiningOp<Op>();
-  if (!op)
-    return {};
-  if (isF32Constant(op.getB(), bound))
-    return op.getA();
-  if (isF32Constant(op.getA(), bound))
-    return op.getB();
-  return {};
-}
-
 struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -63,9 +45,11 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
     auto round = convert.getArg().getDefiningOp<LLVM::RoundEvenOp>();
     if (!round || !round.getType().isF32())
       return failure();
-    Value clampedAbove = operandBesides<LLVM::MinNumOp>(round.getIn(), 255.0);
-    Value x = clampedAbove ? operandBesides<LLVM::MaxNumOp>(clampedAbove, 0.0)
-                           : Value();
+    Value clampedAbove =
+        arvr::clampedOperand<LLVM::MinNumOp>(round.getIn(), 255.0);
+    Value x = clampedAbove
+                  ? arvr::clampedOperand<LLVM::MaxNumOp>(clampedAbove, 0.0)
+                  : Value();
     // Without clamps (arvr-redundant-clamps proved them idle), the value
     // rounds into [0, 255]: the conversion alone (out of range, fptoui's
     // result is poison, so any byte will do).

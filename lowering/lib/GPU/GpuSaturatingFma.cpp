@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/Clamps.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,25 +47,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `v` is the f32 constant `expected`.
-bool isF32Constant(Value v, double expected) {
-  FloatAttr attr;
-  return matchPattern(v, m_Constant(&attr)) && attr.getType().isF32() &&
-         attr.getValueAsDouble() == expected;
-}
-
-/// The x of `op(x, c)` or `op(c, x)` with c the constant `bound`, or null.
-template <typename Op> Value clamped(Value v, double bound) {
-  auto op = v.getDefiningOp<Op>();
-  if (!op)
-    return {};
-  if (isF32Constant(op.getRhs(), bound))
-    return op.getLhs();
-  if (isF32Constant(op.getLhs(), bound))
-    return op.getRhs();
-  return {};
-}
-
 /// The x of u8_sat's chain `fptoui(roundeven([minnumf(] [maxnumf(] x [,
 /// 0)] [, 255)]))` to i8 ending at `convert`, with at least one clamp, or
 /// null.
@@ -75,10 +57,10 @@ Value saturated(arith::FPToUIOp convert) {
   if (!round || !round.getType().isF32())
     return {};
   Value v = round.getOperand();
-  Value below = clamped<arith::MinNumFOp>(v, 255.0);
+  Value below = arvr::clampedOperand<arith::MinNumFOp>(v, 255.0);
   if (below)
     v = below;
-  Value above = clamped<arith::MaxNumFOp>(v, 0.0);
+  Value above = arvr::clampedOperand<arith::MaxNumFOp>(v, 0.0);
   if (above)
     v = above;
   return below || above ? v : Value();
