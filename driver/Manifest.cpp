@@ -402,11 +402,21 @@ bool arvrc::buildLaunchPlan(ModuleOp lowered, ModuleOp arvrModule,
     if (Value shared = launch.getDynamicSharedMemorySize())
       if ((planned.shared = builder.ref(shared)).empty())
         return false;
+    bool tables = false, others = false;
     for (Value operand : launch.getKernelOperands()) {
       planned.args.push_back(builder.ref(operand));
       if (planned.args.back().empty())
         return false;
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      auto alloc = operand.getDefiningOp<memref::AllocOp>();
+      bool table =
+          alloc &&
+          alloc->hasAttr(mlir::arvr::ArvrDialect::kParameterTableAttrName);
+      tables |= table;
+      others |= !table;
     }
+    planned.reusable = tables && !others;
     plan.launches.push_back(planned);
   }
   return true;
@@ -479,7 +489,8 @@ void arvrc::writeManifestText(const LaunchPlan &plan, llvm::raw_ostream &os) {
     os << "launch " << launch.entry << " grid " << launch.grid[0] << " "
        << launch.grid[1] << " " << launch.grid[2] << " block "
        << launch.block[0] << " " << launch.block[1] << " " << launch.block[2]
-       << " shared " << launch.shared << " args";
+       << " shared " << launch.shared << (launch.reusable ? " reusable" : "")
+       << " args";
     for (const std::string &arg : launch.args)
       os << " " << arg;
     os << "\n";
@@ -546,15 +557,19 @@ void arvrc::writeLaunchPlanJson(const LaunchPlan &plan, llvm::raw_ostream &os) {
   for (const auto &[arg, size] : plan.outputSizes)
     outputSizes.push_back(json::Object{{"output", "a" + std::to_string(arg)},
                                        {"size", operands(size)}});
-  for (const LaunchPlan::Launch &launch : plan.launches)
-    launches.push_back(json::Object{
+  for (const LaunchPlan::Launch &launch : plan.launches) {
+    json::Object object{
         {"entry", launch.entry},
         {"grid",
          operands(std::vector<std::string>(launch.grid, launch.grid + 3))},
         {"block",
          operands(std::vector<std::string>(launch.block, launch.block + 3))},
         {"sharedBytes", operandJson(launch.shared)},
-        {"args", operands(launch.args)}});
+        {"args", operands(launch.args)}};
+    if (launch.reusable)
+      object["reusable"] = true;
+    launches.push_back(std::move(object));
+  }
   for (const LaunchPlan::Check &check : plan.checks)
     checks.push_back(json::Object{{"kind", check.range ? "range" : "extents"},
                                   {"operands", operands(check.operands)},

@@ -65,6 +65,10 @@ struct LaunchPlan {
     std::string entry;
     std::string grid[3], block[3], shared;
     std::vector<std::string> args;
+    /// Its images are all parameter tables (arvr.parameter_table), which
+    /// it writes from its other arguments alone: a caller that ran it with
+    /// the same arguments, its buffers untouched since, may skip it.
+    bool reusable = false;
   };
   /// A limit the arguments must keep for the kernel to run: a
   /// reduction's range (operands: lower and upper bound) of at most `max`

@@ -65,7 +65,9 @@ LoopScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static bool isMark(StringRef name) {
   return name == ArvrDialect::kBoundaryAttrName ||
          name == ArvrDialect::kInteriorAttrName ||
-         name == ArvrDialect::kChannelInRangeAttrName;
+         name == ArvrDialect::kChannelInRangeAttrName ||
+         name == ArvrDialect::kBlockProofAttrName ||
+         name == ArvrDialect::kParameterTableAttrName;
 }
 
 LogicalResult ArvrDialect::verifyOperationAttribute(Operation *op,

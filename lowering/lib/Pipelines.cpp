@@ -145,6 +145,9 @@ static void buildLaunchPasses(OpPassManager &pm,
   // Clamps proved idle go (u8_sat of normalised weights over bytes), once
   // the weights are constants; the values do not change.
   pm.addPass(createArvrRedundantClamps());
+  // Sample tests on coordinates computed from floats, proved per block by
+  // a launch before the kernel (a byte a block).
+  pm.addPass(createArvrGpuBlockProofs());
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
@@ -188,6 +191,9 @@ static void buildLaunchPasses(OpPassManager &pm,
   // Of that, the f32 arithmetic the plan computes exactly: on the host,
   // once a launch; the kernel takes the results as arguments.
   pm.addPass(createArvrHostUniforms());
+  // What two launches moved out alike (a kernel's and its proof launch's
+  // inverse focal lengths), one value of the plan.
+  pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   // Frames of a batch stacked, the grid's z the frame: one launch a batch.
   // After the sinking, so that every memref.dim a kernel computes is in its

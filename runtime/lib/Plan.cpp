@@ -279,6 +279,12 @@ bool Reader::launch(const json::Object &o, const std::string &where) {
       !operands(o, "block", where, 3, block, b, v) ||
       !operands(o, "args", where, 0, l.args, b, v))
     return false;
+  if (const json::Value *reusable = o.get("reusable")) {
+    std::optional<bool> flag = reusable->getAsBoolean();
+    if (!flag)
+      return fail(where, "'reusable' must be true or false");
+    l.reusable = *flag;
+  }
   const json::Value *sharedBytes = o.get("sharedBytes");
   if (!sharedBytes ||
       !operand(*sharedBytes, where + ".sharedBytes", l.shared, b, v))
@@ -612,6 +618,7 @@ bool Evaluation::resolve(const std::vector<uint64_t> &bufferAddresses,
   for (const PlanLaunch &l : plan->launches) {
     ResolvedLaunch r;
     r.entry = l.entry;
+    r.reusable = l.reusable;
     for (int i = 0; i < 3; ++i) {
       int64_t grid = operand(l.grid[i]);
       if (i == 2 && grid > 0 && grid <= UINT32_MAX)

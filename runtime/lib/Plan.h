@@ -58,6 +58,10 @@ struct PlanLaunch {
   std::array<Operand, 3> grid, block;
   Operand shared;
   std::vector<Operand> args;
+  /// It writes its buffers from its other arguments alone, and nothing
+  /// else writes them: run again with the same arguments, it may be
+  /// skipped (docs/launch-plan.md).
+  bool reusable = false;
 };
 
 /// A limit the bound arguments must keep (docs/launch-plan.md): a
@@ -114,6 +118,8 @@ struct ResolvedLaunch {
   /// allocated and aligned pointers, at `word` and `word` + 1): (word,
   /// argument), so that a rebinding that only moves images patches them.
   std::vector<std::pair<unsigned, unsigned>> imageWords;
+  /// The plan's launch is reusable (PlanLaunch::reusable).
+  bool reusable = false;
 };
 
 /// The plan's values for bound arguments (one Binding per argument; the

@@ -26,11 +26,23 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
 
 using namespace arvr::runtime;
+
+/// A launch as it ran: its parameters' words, its geometry, its stream.
+struct LastRun {
+  std::vector<uint64_t> storage;
+  std::array<unsigned, 7> geometry;
+  void *stream;
+  bool operator==(const LastRun &other) const {
+    return storage == other.storage && geometry == other.geometry &&
+           stream == other.stream;
+  }
+};
 
 struct arvr_kernel {
   Plan plan;
@@ -51,6 +63,11 @@ struct arvr_kernel {
   /// Only images' addresses changed since the launches were resolved (the
   /// same shapes): the launches are patched, not resolved again.
   bool moved = false;
+  /// What each launch the plan calls reusable last ran with, by its index
+  /// in `resolved` (none since the buffers were last allocated: empty): a
+  /// launch of the same arguments, geometry and stream is skipped, its
+  /// buffers holding what it would write again.
+  std::map<size_t, LastRun> lastRuns;
 };
 
 namespace {
@@ -133,6 +150,7 @@ arvr_status prepare(arvr_kernel *k, const Evaluation &e, int frames) {
       k->cuda->free(k->buffers[i]);
     k->buffers[i] = 0;
     k->bufferBytes[i] = 0;
+    k->lastRuns.clear(); // What reusable launches wrote is gone.
     if (!k->cuda->allocate(bytes, k->buffers[i]))
       return fail(ARVR_ERROR_CUDA, "an intermediate buffer of " +
                                        std::to_string(bytes) +
@@ -306,11 +324,28 @@ arvr_status prepareResolved(arvr_kernel *k, int frames) {
   return ARVR_OK;
 }
 
+/// Launches `launches` on `stream`; with `reuse` (they are `k->resolved`),
+/// a reusable launch (a table computed from parameters alone) is skipped
+/// where it last ran alike, on the same stream.
 arvr_status launchAll(arvr_kernel *k, std::vector<ResolvedLaunch> &launches,
-                      void *stream) {
-  for (ResolvedLaunch &l : launches) {
+                      void *stream, bool reuse) {
+  if (!reuse)
+    k->lastRuns.clear();
+  for (size_t i = 0; i < launches.size(); ++i) {
+    ResolvedLaunch &l = launches[i];
     if (!l.grid[0] || !l.grid[1] || !l.grid[2])
       continue; // An empty image: nothing to do.
+    std::optional<LastRun> run;
+    if (reuse && l.reusable) {
+      run = LastRun{l.storage,
+                    {l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
+                     l.block[2], l.shared},
+                    stream};
+      auto last = k->lastRuns.find(i);
+      if (last != k->lastRuns.end() && last->second == *run)
+        continue;
+      k->lastRuns.erase(i);
+    }
     std::vector<void *> params;
     params.reserve(l.storage.size());
     for (uint64_t &word : l.storage)
@@ -318,6 +353,8 @@ arvr_status launchAll(arvr_kernel *k, std::vector<ResolvedLaunch> &launches,
     if (!k->cuda->launch(k->functions.at(l.entry), l.grid, l.block, l.shared,
                          params, stream))
       return fail(ARVR_ERROR_CUDA, l.entry + ": " + k->cuda->getLastError());
+    if (run)
+      k->lastRuns[i] = std::move(*run);
   }
   return ARVR_OK;
 }
@@ -555,7 +592,7 @@ arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream, int frames) {
   if (!kernel->cpuEntry && (frames == 1 || kernel->plan.batchGridZ)) {
     if (arvr_status s = prepareResolved(kernel, frames))
       return s;
-    return launchAll(kernel, kernel->resolved, stream);
+    return launchAll(kernel, kernel->resolved, stream, /*reuse=*/true);
   }
   // One run a frame, each image's frames one after another.
   for (int f = 0; f < frames; ++f) {
@@ -574,7 +611,7 @@ arvr_status arvr_kernel_launch(arvr_kernel *kernel, void *stream, int frames) {
     kernel->dirty = true; // Buffers may move: resolve again next time.
     if (arvr_status s = resolveLaunches(kernel, frame, 1, launches))
       return s;
-    if (arvr_status s = launchAll(kernel, launches, stream))
+    if (arvr_status s = launchAll(kernel, launches, stream, /*reuse=*/false))
       return s;
   }
   return ARVR_OK;

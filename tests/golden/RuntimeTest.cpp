@@ -205,6 +205,8 @@ TEST_CASE("runtime: what is not a plan is refused, with where and why") {
           "'v99' is not defined before this use");
   refused("\"kind\": \"ptx\"", "\"kind\": \"elf\"", "binary");
   refused("\"id\": \"a1\"", "\"id\": \"a5\"", "a0, a1, ... in order");
+  refused("\"sharedBytes\"", "\"reusable\": 1, \"sharedBytes\"",
+          "'reusable' must be true or false");
   arvr::runtime::Plan p;
   std::string error;
   CHECK_FALSE(arvr::runtime::parsePlan("{\"format\": ", p, error));

@@ -6,9 +6,14 @@
 // another into one device buffer, binds the kernel's first input image to
 // it and every scalar to the values given, launches once for all the
 // frames on a stream of its own, and writes each frame's first output as
-// OUT_PREFIX<i>.ppm (or .pgm for one channel).
+// OUT_PREFIX<i>.ppm (or .pgm for one channel). With `--first`, the
+// values after it are bound for a first launch, synchronised, before the
+// scalars are bound again to those before it for the launch whose outputs
+// are written: a launch the plan calls reusable (a table computed from
+// the scalars) must run again for the new values, not keep the first's.
 //
-//   gpu_run PLAN OUT_PREFIX [name=value ...] -- IN.ppm [IN.ppm ...]
+//   gpu_run PLAN OUT_PREFIX [name=value ...] [--first name=value ...]
+//           -- IN.ppm [IN.ppm ...]
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +64,7 @@ int main(int argc, char **argv) try {
         "usage: gpu_run PLAN OUT_PREFIX [name=value ...] -- IN.ppm ...");
   arvr::Kernel k(argv[1]);
   std::string prefix = argv[2];
-  int a = 3;
-  for (; a < argc && std::string(argv[a]) != "--"; ++a) {
-    std::string p = argv[a];
+  auto bind = [&](const std::string &p) {
     size_t eq = p.find('=');
     int index = k.index(p.substr(0, eq));
     std::string value = p.substr(eq + 1);
@@ -72,6 +75,14 @@ int main(int argc, char **argv) try {
       k.scalar(p.substr(0, eq), value == "true" || value == "1");
     else
       k.scalar(p.substr(0, eq), int32_t(std::stoi(value)));
+  };
+  std::vector<std::string> values, firstValues;
+  int a = 3;
+  for (bool isFirst = false; a < argc && std::string(argv[a]) != "--"; ++a) {
+    if (std::string(argv[a]) == "--first")
+      isFirst = true;
+    else
+      (isFirst ? firstValues : values).push_back(argv[a]);
   }
   std::vector<Pnm> frames;
   for (++a; a < argc; ++a)
@@ -102,6 +113,16 @@ int main(int argc, char **argv) try {
   k.image(k.arg(output).name, out, w, h, c);
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  for (const std::string &v : values)
+    bind(v);
+  if (!firstValues.empty()) {
+    for (const std::string &v : firstValues)
+      bind(v);
+    k.launch(stream, int(frames.size()));
+    check(cudaStreamSynchronize(stream), "the first launch");
+    for (const std::string &v : values)
+      bind(v);
+  }
   k.launch(stream, int(frames.size()));
   check(cudaStreamSynchronize(stream), "the kernel");
   std::vector<unsigned char> host(outBytes);

@@ -40,6 +40,7 @@
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -95,6 +96,16 @@ public:
   Value alwaysTrue(Value cond) {
     if (Value fixed = uniform(cond))
       return fixed;
+    // A test expected true (llvm.intr.expect) is its operand.
+    if (auto expect = cond.getDefiningOp<LLVM::ExpectOp>())
+      return alwaysTrue(expect.getVal());
+    if (auto either = cond.getDefiningOp<arith::OrIOp>()) {
+      Value lhs = alwaysTrue(either.getLhs());
+      Value rhs = alwaysTrue(either.getRhs());
+      if (lhs && rhs)
+        return arith::OrIOp::create(b, either.getLoc(), lhs, rhs);
+      return lhs ? lhs : rhs;
+    }
     if (auto both = cond.getDefiningOp<arith::AndIOp>()) {
       Value lhs = alwaysTrue(both.getLhs());
       Value rhs = alwaysTrue(both.getRhs());
@@ -190,7 +201,10 @@ private:
       return v; // A block id, a grid or block size (or a thread id).
     }
     Operation *op = v.getDefiningOp();
-    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+    // A block's proof (arvr-gpu-block-proofs: a byte an earlier launch
+    // wrote) is read again where it is needed.
+    bool proof = op->hasAttr(arvr::ArvrDialect::kBlockProofAttrName);
+    if (op->getNumRegions() || (!isMemoryEffectFree(op) && !proof) ||
         op->hasAttr(arvr::kBoundaryAttrName))
       return {};
     // A thread's own values are followed through integer arithmetic only:

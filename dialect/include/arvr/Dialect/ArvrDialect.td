@@ -42,6 +42,16 @@ def Arvr_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInteriorAttrName = "arvr.interior";
     static constexpr ::llvm::StringLiteral kChannelInRangeAttrName =
         "arvr.channel_in_range";
+    /// On the memref.load of a block's byte in arvr-gpu-block-proofs'
+    /// table: a value fixed over the block (arvr-specialize-interior).
+    static constexpr ::llvm::StringLiteral kBlockProofAttrName =
+        "arvr.block_proof";
+    /// On a memref.alloc: a table one launch writes from its scalar
+    /// arguments and sizes alone, and no launch writes otherwise
+    /// (arvr-gpu-block-proofs): the launch plan calls that launch
+    /// reusable.
+    static constexpr ::llvm::StringLiteral kParameterTableAttrName =
+        "arvr.parameter_table";
     /// On an scf.for over some of a thread's points (arvr-map-to-gpu):
     /// unrolled where the boundary handling is gone, and where the nest
     /// has few points; a loop in a border version (arvr-specialize-interior).

@@ -219,6 +219,36 @@ def ArvrMapToGPU : Pass<"arvr-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrGpuBlockProofs : Pass<"arvr-gpu-block-proofs", "::mlir::ModuleOp"> {
+  let summary = "Prove a launch's sample tests per block, in a launch before it";
+  let description = [{
+    A bilinear sample's inside test (`scf.if` on `llvm.intr.expect(%c,
+    true)`, from `convert-arvr-to-loops`) on coordinates computed from
+    floats cannot be proved by `arvr-specialize-interior`'s integer ranges,
+    and interval arithmetic over a block's points costs more than the
+    block's work. For each `gpu.launch` (grid z 1) whose every such test
+    can be bounded from block ids, thread ids over the block size, loop
+    variables over their ranges and values from above, a launch before it
+    evaluates, one thread for each of its blocks, the condition under which
+    all of them hold at every point of that block (f32 interval arithmetic
+    in the points' own rounding, lowering/lib/Utils/FloatIntervals.h, over
+    the integer ranges of InteriorBounds.h), and stores it as a byte in a
+    table `memref<1x?x?xi8>` (grid y by grid x), allocated before and freed
+    after. The kernel loads its block's byte (marked `arvr.block_proof`, a
+    value fixed over the block for `arvr-specialize-interior`) and each
+    test becomes `byte != 0 || test`, its `scf.if` marked `arvr.boundary`:
+    the interior version, in blocks whose byte is set, reads without the
+    tests. Values do not change. The table is one row high: under
+    `arvr-batch-frames` the proof launch is frame-free, its copies for
+    frames after the first returning at once.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ArvrSpecializeInterior
     : Pass<"arvr-specialize-interior", "::mlir::ModuleOp"> {
   let summary = "Give each launch a version for blocks without boundary work";

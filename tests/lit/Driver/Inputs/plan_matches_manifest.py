@@ -86,7 +86,9 @@ if len(launches) != len(plan["launches"]):
 for words, launch in zip(launches, plan["launches"]):
     expect = [launch["entry"], "grid"] + [text(v) for v in launch["grid"]]
     expect += ["block"] + [text(v) for v in launch["block"]]
-    expect += ["shared", text(launch["sharedBytes"]), "args"] + [text(a) for a in launch["args"]]
+    expect += ["shared", text(launch["sharedBytes"])]
+    expect += (["reusable"] if launch.get("reusable") else []) + ["args"]
+    expect += [text(a) for a in launch["args"]]
     if words[1:] != expect:
         fail("launch %s" % launch["entry"])
 
