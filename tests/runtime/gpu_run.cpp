@@ -76,13 +76,19 @@ int main(int argc, char **argv) try {
     else
       k.scalar(p.substr(0, eq), int32_t(std::stoi(value)));
   };
+  // The values are bound at once (the output's size may depend on them);
+  // those after --first only for the first launch.
   std::vector<std::string> values, firstValues;
   int a = 3;
   for (bool isFirst = false; a < argc && std::string(argv[a]) != "--"; ++a) {
-    if (std::string(argv[a]) == "--first")
+    if (std::string(argv[a]) == "--first") {
       isFirst = true;
-    else
-      (isFirst ? firstValues : values).push_back(argv[a]);
+    } else if (isFirst) {
+      firstValues.push_back(argv[a]);
+    } else {
+      values.push_back(argv[a]);
+      bind(argv[a]);
+    }
   }
   std::vector<Pnm> frames;
   for (++a; a < argc; ++a)
@@ -113,8 +119,6 @@ int main(int argc, char **argv) try {
   k.image(k.arg(output).name, out, w, h, c);
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  for (const std::string &v : values)
-    bind(v);
   if (!firstValues.empty()) {
     for (const std::string &v : firstValues)
       bind(v);
