@@ -3,7 +3,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer build of arvrc, takes longer
 # than a CI run should: scripts/sanitizer-tests.sh, results in
 # docs/sanitizers.md). Builds the doctest unit tests (lexer, parser, Sema:
-# every construct and every diagnostic they test) with the frontend's
+# every construct and every diagnostic they test; the block proofs'
+# interval arithmetic, header-only, against brute force) with the frontend's
 # sources under ASan + UBSan (Debian's clang), against the normal build's
 # dialect library and the uninstrumented MLIR/LLVM, and runs them with leak
 # detection; then the runtime library's tests the same way. With fuzz-smoke, which runs every .arvr file of the repository
@@ -28,11 +29,12 @@ out=build-asan-unit
 mkdir -p "$out"
 sources=(tests/unit/*.cpp frontend/lib/*.cpp)
 newest=$(ls -t "${sources[@]}" frontend/include/arvr/Frontend/*.h tests/unit/*.h \
-         build/dialect/libArvrDialect.a | head -1)
+         lowering/lib/Utils/*.h build/dialect/libArvrDialect.a | head -1)
 if [ ! -x "$out/arvr-unit-tests" ] || [ "$newest" -nt "$out/arvr-unit-tests" ]; then
   echo "building $out/arvr-unit-tests (ASan + UBSan)"
   clang++ -g -O1 -std=c++17 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
     -fno-omit-frame-pointer -Ifrontend/include -Idialect/include -Ibuild/dialect/include \
+    -Ilowering/include -Ibuild/lowering/include \
     -isystem "$llvm/include" "${sources[@]}" -o "$out/arvr-unit-tests" \
     build/dialect/libArvrDialect.a -L"$llvm/lib" -lMLIR -lLLVM -Wl,-rpath,"$llvm/lib"
 fi
