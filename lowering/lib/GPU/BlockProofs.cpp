@@ -41,6 +41,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/FloatIntervals.h"
+#include "../Utils/Likely.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -64,8 +65,7 @@ constexpr int64_t kProofThreads = 64;
 SmallVector<scf::IfOp> likelyTests(gpu::LaunchOp launch) {
   SmallVector<scf::IfOp> tests;
   launch.getBody().walk<WalkOrder::PreOrder>([&](scf::IfOp branch) {
-    auto expect = branch.getCondition().getDefiningOp<LLVM::ExpectOp>();
-    if (!expect || !matchPattern(expect.getExpected(), m_One()))
+    if (!arvr::likelyTest(branch))
       return WalkResult::advance();
     tests.push_back(branch);
     return WalkResult::skip();
@@ -86,8 +86,7 @@ Value blockCondition(gpu::LaunchOp launch, ArrayRef<scf::IfOp> tests,
   FloatIntervals floats(ints, b, launch.getLoc());
   Value all;
   for (scf::IfOp test : tests) {
-    auto expect = test.getCondition().getDefiningOp<LLVM::ExpectOp>();
-    Value holds = floats.alwaysTrue(expect.getVal());
+    Value holds = floats.alwaysTrue(arvr::likelyTest(test));
     if (!holds)
       return {};
     all = all ? arith::AndIOp::create(b, launch.getLoc(), all, holds) : holds;

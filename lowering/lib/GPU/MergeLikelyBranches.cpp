@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/Likely.h"
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -43,20 +44,12 @@ namespace mlir::arvr {
 } // namespace mlir::arvr
 
 using namespace mlir;
+using mlir::arvr::likelyTest;
 
 namespace {
 
 /// The most ifs merged into one: a pixel's four channels.
 constexpr size_t kMaxMerged = 4;
-
-/// The test `op` is expected to pass (`op` is `scf.if` on
-/// `llvm.intr.expect %c, true`), or null.
-Value likelyTest(scf::IfOp op) {
-  auto expect = op.getCondition().getDefiningOp<LLVM::ExpectOp>();
-  if (!expect || !matchPattern(expect.getExpected(), m_One()))
-    return {};
-  return expect.getVal();
-}
 
 /// Whether `op` (and what it holds) at most reads memory.
 bool onlyReads(Operation *op) {

@@ -63,26 +63,17 @@ public:
   }
 
   /// A condition under which the i1 `cond` holds at every point of the
-  /// region; null when none can be built.
+  /// region; null when none can be built: InteriorBounds' `and`, `or` and
+  /// integer tests, with the tests of f32 values here.
   Value alwaysTrue(Value cond) {
-    Operation *op = cond.getDefiningOp();
-    if (auto both = dyn_cast_if_present<arith::AndIOp>(op)) {
-      Value lhs = alwaysTrue(both.getLhs()), rhs = alwaysTrue(both.getRhs());
-      return lhs && rhs ? arith::AndIOp::create(b, loc, lhs, rhs) : Value();
-    }
-    if (auto either = dyn_cast_if_present<arith::OrIOp>(op)) {
-      Value lhs = alwaysTrue(either.getLhs());
-      Value rhs = alwaysTrue(either.getRhs());
-      if (lhs && rhs)
-        return arith::OrIOp::create(b, loc, lhs, rhs);
-      return lhs ? lhs : rhs;
-    }
-    if (auto cmp = dyn_cast_if_present<arith::CmpFOp>(op))
-      return comparison(cmp);
-    if (auto cmp = dyn_cast_if_present<arith::CmpIOp>(op))
-      if (Value bits = bitsBelow(cmp))
-        return bits;
-    return ints.alwaysTrue(cond);
+    return ints.alwaysTrue(cond, [&](Value test) -> Value {
+      Operation *op = test.getDefiningOp();
+      if (auto cmp = dyn_cast_if_present<arith::CmpFOp>(op))
+        return comparison(cmp);
+      if (auto cmp = dyn_cast_if_present<arith::CmpIOp>(op))
+        return bitsBelow(cmp);
+      return {};
+    });
   }
 
 private:
@@ -113,6 +104,13 @@ private:
     for (Value c : conds.drop_front())
       result = arith::AndIOp::create(b, loc, result, c);
     return result;
+  }
+
+  /// Whether `op` rounds to a whole number (non-decreasing; no -0 from a
+  /// value > 0).
+  static bool isRounding(Operation *op) {
+    return isa<math::FloorOp, math::CeilOp, math::TruncOp, math::RoundEvenOp,
+               math::RoundOp>(op);
   }
 
   static bool hasFastMath(Operation *op) {
@@ -191,8 +189,7 @@ private:
   /// condition left out).
   std::optional<Interval> combine(Operation *op, ArrayRef<Interval> in) {
     Value x = op->getOperand(0);
-    if (isa<math::FloorOp, math::CeilOp, math::TruncOp, math::RoundEvenOp,
-            math::RoundOp, math::SqrtOp>(op))
+    if (isRounding(op) || isa<math::SqrtOp>(op))
       return each(op, in[0]);
     if (isa<arith::NegFOp>(op))
       return Interval{arith::NegFOp::create(b, loc, in[0].hi),
@@ -318,8 +315,7 @@ private:
       return {};
     Value f = cast.getIn();
     if (Operation *rounding = f.getDefiningOp();
-        rounding && isa<math::FloorOp, math::CeilOp, math::TruncOp,
-                        math::RoundEvenOp, math::RoundOp>(rounding))
+        rounding && isRounding(rounding))
       f = rounding->getOperand(0);
     std::optional<Interval> source = interval(f);
     std::optional<Interval> tested = interval(cast.getIn());

@@ -93,26 +93,31 @@ public:
 
   /// A condition, computed once per block, under which the i1 `cond`
   /// holds for every thread of the block; null when none can be built.
-  Value alwaysTrue(Value cond) {
+  /// `test`, where given, is asked first for each test `and`, `or` and
+  /// `llvm.intr.expect` combine (FloatIntervals' tests of f32 values).
+  Value alwaysTrue(Value cond, function_ref<Value(Value)> test = {}) {
     if (Value fixed = uniform(cond))
       return fixed;
     // A test expected true (llvm.intr.expect) is its operand.
     if (auto expect = cond.getDefiningOp<LLVM::ExpectOp>())
-      return alwaysTrue(expect.getVal());
+      return alwaysTrue(expect.getVal(), test);
     if (auto either = cond.getDefiningOp<arith::OrIOp>()) {
-      Value lhs = alwaysTrue(either.getLhs());
-      Value rhs = alwaysTrue(either.getRhs());
+      Value lhs = alwaysTrue(either.getLhs(), test);
+      Value rhs = alwaysTrue(either.getRhs(), test);
       if (lhs && rhs)
         return arith::OrIOp::create(b, either.getLoc(), lhs, rhs);
       return lhs ? lhs : rhs;
     }
     if (auto both = cond.getDefiningOp<arith::AndIOp>()) {
-      Value lhs = alwaysTrue(both.getLhs());
-      Value rhs = alwaysTrue(both.getRhs());
+      Value lhs = alwaysTrue(both.getLhs(), test);
+      Value rhs = alwaysTrue(both.getRhs(), test);
       if (!lhs || !rhs)
         return {};
       return arith::AndIOp::create(b, both.getLoc(), lhs, rhs);
     }
+    if (test)
+      if (Value holds = test(cond))
+        return holds;
     auto cmp = cond.getDefiningOp<arith::CmpIOp>();
     if (!cmp)
       return {};

@@ -24,6 +24,7 @@
 // CHECK: %[[GO:.+]] = arith.andi %[[FIRST]], %[[IN]]
 // CHECK: scf.if %[[GO]] {
 // CHECK: %[[X0:.+]] = arith.muli %[[BX]], %c32
+// CHECK: %[[X1:.+]] = arith.addi %[[X0]], %{{.+}} : index
 // CHECK: %[[F0:.+]] = arith.sitofp %{{.+}} : i32 to f32
 // CHECK: %[[F1:.+]] = arith.sitofp %{{.+}} : i32 to f32
 // CHECK: %[[P0:.+]] = arith.mulf %[[F0]], %arg1 : f32
