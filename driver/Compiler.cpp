@@ -145,6 +145,8 @@ std::string Compilation::Impl::cachePath(const CompileOptions &options,
   for (const std::string &value : options.specialize)
     add(value);
   add(options.fastMath ? "fast-math" : "ieee");
+  if (options.stageSamples)
+    add("stage-samples");
   std::array<uint8_t, 32> digest = hash.final();
   std::string name = llvm::toHex(digest, /*LowerCase=*/true);
   return dir + "/" + name + ".mlirbc";
@@ -301,6 +303,7 @@ bool Compilation::lower(const CompileOptions &options, Emit stage) {
     cuda.cudaPath = cudaPath;
     cuda.cubin = stage == Emit::Cubin;
     cuda.fastMath = options.fastMath;
+    cuda.stageSamples = options.stageSamples;
     if (cuda.cubin &&
         !llvm::sys::fs::can_execute(cuda.cudaPath + "/bin/ptxas")) {
       llvm::errs() << "error: a cubin needs the CUDA toolkit's ptxas"

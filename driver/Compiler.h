@@ -51,6 +51,8 @@ struct CompileOptions {
   std::vector<std::string> specialize;
   /// Opt-in inexact arithmetic (arvr-fast-reciprocal); part of the key.
   bool fastMath = false;
+  /// Opt-in experiment: arvr-gpu-stage-samples; part of the key.
+  bool stageSamples = false;
 };
 
 /// The folder of the compile cache: $XDG_CACHE_HOME/arvrc, else

@@ -131,8 +131,9 @@ struct BuildArgs {
   bool noCache = false;
   std::vector<std::string> specialize; ///< name=value, image.channels=N
   bool fastMath = false;
-  std::string cpu = "host"; ///< --emit=obj: the CPU the object is for.
-  std::string header;       ///< --emit=obj: the header; "" beside -o.
+  bool stageSamples = false; ///< Experiment: arvr-gpu-stage-samples.
+  std::string cpu = "host";  ///< --emit=obj: the CPU the object is for.
+  std::string header;        ///< --emit=obj: the header; "" beside -o.
 };
 
 /// The launch manifest's and plan's default paths: `-o out.ptx` ->
@@ -234,6 +235,7 @@ int runBuild(const BuildArgs &args) {
   options.useCache = !args.noCache;
   options.specialize = args.specialize;
   options.fastMath = args.fastMath;
+  options.stageSamples = args.stageSamples;
   bool binary = emit == Emit::Ptx || emit == Emit::Cubin;
   if (binary && options.target == Target::Cpu)
     return fail("--emit=" + args.emit + " needs --target cuda");
@@ -1822,6 +1824,10 @@ static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
                      "Inexact arithmetic: a division by a value fixed for "
                      "all pixels as a product by its reciprocal (results "
                      "may differ in the last bit)");
+  buildCmd->add_flag("--stage-samples", build.stageSamples,
+                     "Experiment (not yet measured on a GPU): proved blocks "
+                     "stage the box their bilinear samples read in shared "
+                     "memory (arvr-gpu-stage-samples)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");

@@ -67,6 +67,8 @@ static bool isMark(StringRef name) {
          name == ArvrDialect::kInteriorAttrName ||
          name == ArvrDialect::kChannelInRangeAttrName ||
          name == ArvrDialect::kBlockProofAttrName ||
+         name == ArvrDialect::kBlockBoxAttrName ||
+         name == ArvrDialect::kBoxedAttrName ||
          name == ArvrDialect::kParameterTableAttrName;
 }
 

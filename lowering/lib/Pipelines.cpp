@@ -151,6 +151,11 @@ static void buildLaunchPasses(OpPassManager &pm,
   // Blocks whose every read is inside run a version without boundary
   // handling; the others keep it.
   pm.addPass(createArvrSpecializeInterior());
+  // There, opt-in (an experiment): proved blocks' sample reads from a box
+  // staged in shared memory. Without it the box's table and ends are dead
+  // and go.
+  if (options.stageSamples)
+    pm.addPass(createArvrGpuStageSamples());
   pm.addPass(createBottomUpCanonicalizer());
   // A thread's points' run-time loops with equal bounds (taps over a
   // radius known at run time) as one loop: a tap's weight loaded once.

@@ -73,11 +73,98 @@ SmallVector<scf::IfOp> likelyTests(gpu::LaunchOp launch) {
   return tests;
 }
 
+/// The box of a block's image reads in its likely branches: the image,
+/// the reads (marked `arvr.boxed` once the proof is built) and the ends of
+/// their columns and rows (index values, ends included).
+struct Box {
+  Value image;
+  SmallVector<memref::LoadOp> loads;
+  SmallVector<Value, 4> ends; // column low, column high, row low, row high
+};
+
+/// The ends of the index `idx` over the block: an integer range, or a
+/// float's interval through `fptosi`, index casts and added constants.
+std::optional<arvr::interior::Range> indexEnds(Value idx, InteriorBounds &ints,
+                                               FloatIntervals &floats,
+                                               OpBuilder &b, Location loc) {
+  Operation *op = idx.getDefiningOp();
+  if (auto cast = dyn_cast_if_present<arith::IndexCastOp>(op)) {
+    std::optional<arvr::interior::Range> in =
+        indexEnds(cast.getIn(), ints, floats, b, loc);
+    if (!in)
+      return std::nullopt;
+    Type type = idx.getType();
+    return arvr::interior::Range{
+        arith::IndexCastOp::create(b, loc, type, in->low),
+        arith::IndexCastOp::create(b, loc, type, in->high)};
+  }
+  if (auto add = dyn_cast_if_present<arith::AddIOp>(op)) {
+    std::optional<int64_t> c = getConstantIntValue(add.getRhs());
+    std::optional<arvr::interior::Range> in =
+        c ? indexEnds(add.getLhs(), ints, floats, b, loc) : std::nullopt;
+    if (!in)
+      return ints.range(idx);
+    Value low = arith::AddIOp::create(b, loc, in->low, add.getRhs());
+    return arvr::interior::Range{
+        low, arith::AddIOp::create(b, loc, in->high, add.getRhs())};
+  }
+  if (auto convert = dyn_cast_if_present<arith::FPToSIOp>(op)) {
+    std::optional<Interval> in = floats.interval(convert.getIn());
+    if (!in)
+      return std::nullopt;
+    Type type = idx.getType();
+    Value low = arith::FPToSIOp::create(b, loc, type, in->lo);
+    return arvr::interior::Range{low,
+                                 arith::FPToSIOp::create(b, loc, type, in->hi)};
+  }
+  return ints.range(idx);
+}
+
+/// The box of the image reads in `tests`' likely branches, when they all
+/// read one image of bytes (rows, columns and a fixed number of channels)
+/// at places whose ends can be built; nothing otherwise.
+std::optional<Box> readBox(gpu::LaunchOp launch, ArrayRef<scf::IfOp> tests,
+                           InteriorBounds &ints, FloatIntervals &floats,
+                           OpBuilder &b) {
+  Box box;
+  box.ends.resize(4);
+  bool ok = true;
+  for (scf::IfOp test : tests)
+    test.getThenRegion().walk([&](memref::LoadOp load) {
+      auto type = cast<MemRefType>(load.getMemRef().getType());
+      if (launch->isAncestor(load.getMemRef().getParentRegion()->getParentOp()))
+        return;
+      ok = ok && type.getElementType().isInteger(8) && !type.getMemorySpace() &&
+           (type.getRank() == 2 ||
+            (type.getRank() == 3 && !type.isDynamicDim(2))) &&
+           (!box.image || box.image == load.getMemRef());
+      box.image = load.getMemRef();
+      box.loads.push_back(load);
+    });
+  if (!ok || box.loads.empty())
+    return std::nullopt;
+  Location loc = launch.getLoc();
+  for (memref::LoadOp load : box.loads) {
+    for (int dim : {1, 0}) {
+      std::optional<arvr::interior::Range> r =
+          indexEnds(load.getIndices()[dim], ints, floats, b, loc);
+      if (!r)
+        return std::nullopt;
+      Value &low = box.ends[dim == 1 ? 0 : 2];
+      Value &high = box.ends[dim == 1 ? 1 : 3];
+      low = low ? arith::MinSIOp::create(b, loc, low, r->low) : r->low;
+      high = high ? arith::MaxSIOp::create(b, loc, high, r->high) : r->high;
+    }
+  }
+  return box;
+}
+
 /// The condition, built at the start of `launch`'s body, under which every
 /// test of `tests` holds for the whole block; null if none can be built.
-/// Only what it needs is added to the body.
+/// Only what it needs is added to the body. `box`: the box of the tests'
+/// image reads, where it can be built.
 Value blockCondition(gpu::LaunchOp launch, ArrayRef<scf::IfOp> tests,
-                     OpBuilder &b) {
+                     OpBuilder &b, std::optional<Box> &box) {
   gpu::KernelDim3 threads = launch.getThreadIds();
   gpu::KernelDim3 sizes = launch.getBlockSize();
   InteriorBounds ints(
@@ -91,6 +178,7 @@ Value blockCondition(gpu::LaunchOp launch, ArrayRef<scf::IfOp> tests,
       return {};
     all = all ? arith::AndIOp::create(b, launch.getLoc(), all, holds) : holds;
   }
+  box = readBox(launch, tests, ints, floats, b);
   for (Value assumption : ints.assumptions)
     all = arith::AndIOp::create(b, launch.getLoc(), all, assumption);
   return all;
@@ -120,28 +208,56 @@ bool blockOnly(gpu::LaunchOp launch, Block &body, Operation *end) {
   return true;
 }
 
-/// Before `launch`: the table and a launch that fills it by moving the
-/// ops before `end` in its body (which compute `holds` for one block)
-/// into a thread of its own for each block. The table.
-Value buildProofLaunch(gpu::LaunchOp launch, Operation *end, Value holds,
-                       OpBuilder &b) {
+/// A table before `launch` of one row of `perBlock` elements of `element`
+/// for each of its blocks (sizes static where the grid's are, as
+/// canonicalization would make them, which would put a cast between the
+/// table and its launches), freed after it; marked a parameter table.
+Value tableFor(gpu::LaunchOp launch, Type element, int64_t perBlock,
+               OpBuilder &b) {
   Location loc = launch.getLoc();
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(launch);
-  Value gridX = launch.getGridSizeX(), gridY = launch.getGridSizeY();
-  // Its sizes static where the grid's are (as canonicalization would make
-  // them, which would put a cast between the table and its launches).
   SmallVector<int64_t> shape{1};
   SmallVector<Value> dynamic;
+  Value gridX = launch.getGridSizeX(), gridY = launch.getGridSizeY();
   for (Value size : {gridY, gridX}) {
     std::optional<int64_t> known = getConstantIntValue(size);
-    shape.push_back(known ? *known : ShapedType::kDynamic);
+    shape.push_back(known ? *known * (size == gridX ? perBlock : 1)
+                          : ShapedType::kDynamic);
     if (!known)
-      dynamic.push_back(size);
+      dynamic.push_back(
+          size == gridX && perBlock != 1
+              ? arith::MulIOp::create(
+                    b, loc, size,
+                    arith::ConstantIndexOp::create(b, loc, perBlock))
+              : size);
   }
-  auto alloc = memref::AllocOp::create(
-      b, loc, MemRefType::get(shape, b.getI8Type()), dynamic);
+  auto alloc =
+      memref::AllocOp::create(b, loc, MemRefType::get(shape, element), dynamic);
   alloc->setAttr(arvr::ArvrDialect::kParameterTableAttrName, b.getUnitAttr());
-  Value table = alloc;
+  b.setInsertionPointAfter(launch);
+  memref::DeallocOp::create(b, loc, alloc);
+  return alloc;
+}
+
+/// The tables a proof launch fills: a byte a block, and where the likely
+/// branches' reads have a box, its four ends a block (i32).
+struct Tables {
+  Value proofs, boxes;
+};
+
+/// Before `launch`: its tables and a launch that fills them by moving the
+/// ops before `end` in its body (which compute `holds`, and `box`'s ends,
+/// for one block) into a thread of its own for each block.
+Tables buildProofLaunch(gpu::LaunchOp launch, Operation *end, Value holds,
+                        const std::optional<Box> &box, OpBuilder &b) {
+  Location loc = launch.getLoc();
+  Tables tables;
+  tables.proofs = tableFor(launch, b.getI8Type(), 1, b);
+  if (box)
+    tables.boxes = tableFor(launch, b.getI32Type(), 4, b);
+  b.setInsertionPoint(launch);
+  Value gridX = launch.getGridSizeX(), gridY = launch.getGridSizeY();
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   Value width = arith::ConstantIndexOp::create(b, loc, kProofThreads);
@@ -182,17 +298,26 @@ Value buildProofLaunch(gpu::LaunchOp launch, Operation *end, Value holds,
     b.clone(op, mapping);
   Value byte =
       arith::ExtUIOp::create(b, loc, b.getI8Type(), mapping.lookup(holds));
-  memref::StoreOp::create(b, loc, byte, table,
+  memref::StoreOp::create(b, loc, byte, tables.proofs,
                           ValueRange{c0, proof.getBlockIds().y, blockX});
+  for (auto [k, value] :
+       llvm::enumerate(box ? ArrayRef<Value>(box->ends) : ArrayRef<Value>())) {
+    Value first = arith::MulIOp::create(
+        b, loc, blockX, arith::ConstantIndexOp::create(b, loc, 4));
+    Value at = arith::AddIOp::create(b, loc, first,
+                                     arith::ConstantIndexOp::create(b, loc, k));
+    Value end32 = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                             mapping.lookupOrDefault(value));
+    memref::StoreOp::create(b, loc, end32, tables.boxes,
+                            ValueRange{c0, proof.getBlockIds().y, at});
+  }
   // The ops computing `holds` in the kernel, gone.
   while (&body.front() != end) {
     Operation *last = end->getPrevNode();
     last->dropAllUses();
     last->erase();
   }
-  b.setInsertionPointAfter(launch);
-  memref::DeallocOp::create(b, loc, table);
-  return table;
+  return tables;
 }
 
 /// Gives `launch` a proof launch when its likely tests can be proved per
@@ -206,23 +331,38 @@ void prove(gpu::LaunchOp launch) {
   Block &body = launch.getBody().front();
   Operation *end = &body.front();
   OpBuilder b(end);
-  Value holds = blockCondition(launch, tests, b);
+  std::optional<Box> box;
+  Value holds = blockCondition(launch, tests, b, box);
   if (!holds || !blockOnly(launch, body, end)) {
     while (&body.front() != end)
       end->getPrevNode()->erase();
     return;
   }
-  Value table = buildProofLaunch(launch, end, holds, b);
+  Tables tables = buildProofLaunch(launch, end, holds, box, b);
   b.setInsertionPointToStart(&body);
   Location loc = launch.getLoc();
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  auto byte = memref::LoadOp::create(
-      b, loc, table,
-      ValueRange{c0, launch.getBlockIds().y, launch.getBlockIds().x});
+  gpu::KernelDim3 ids = launch.getBlockIds();
+  auto byte = memref::LoadOp::create(b, loc, tables.proofs,
+                                     ValueRange{c0, ids.y, ids.x});
   byte->setAttr(arvr::ArvrDialect::kBlockProofAttrName, b.getUnitAttr());
   Value proved = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, byte,
       arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
+  // The box's ends, for arvr-gpu-stage-samples (dead, and so gone, where it
+  // stages nothing); the reads it bounds marked.
+  for (int64_t k = 0; box && k < 4; ++k) {
+    Value first = arith::MulIOp::create(
+        b, loc, ids.x, arith::ConstantIndexOp::create(b, loc, 4));
+    Value at = arith::AddIOp::create(b, loc, first,
+                                     arith::ConstantIndexOp::create(b, loc, k));
+    auto end32 =
+        memref::LoadOp::create(b, loc, tables.boxes, ValueRange{c0, ids.y, at});
+    end32->setAttr(arvr::ArvrDialect::kBlockBoxAttrName, b.getUnitAttr());
+  }
+  if (box)
+    for (memref::LoadOp load : box->loads)
+      load->setAttr(arvr::ArvrDialect::kBoxedAttrName, b.getUnitAttr());
   for (scf::IfOp test : tests) {
     auto expect = test.getCondition().getDefiningOp<LLVM::ExpectOp>();
     b.setInsertionPoint(expect);

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Utils/AffineIndex.h"
+#include "../Utils/ImageViews.h"
 #include "../Utils/SharedMemory.h"
 #include "arvr/Lowering/Passes.h"
 
@@ -49,6 +50,7 @@ using arvr::floorDiv;
 using arvr::isWorkgroup;
 using arvr::kBigDivisor;
 using arvr::knownDivisor;
+using arvr::rowsAligned;
 
 namespace {
 
@@ -178,19 +180,7 @@ static Value flatView(OpBuilder &b, Block &block, Value memref,
     b.setInsertionPointAfter(def);
   else
     b.setInsertionPointToStart(&block);
-  Location loc = memref.getLoc();
-  auto type = cast<MemRefType>(memref.getType());
-  Value size = arith::MulIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 0),
-                            memref::DimOp::create(b, loc, memref, 1)),
-      arith::ConstantIndexOp::create(b, loc, type.getDimSize(2)));
-  auto flatType =
-      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
-                      MemRefLayoutAttrInterface(), type.getMemorySpace());
-  Value view = memref::ReinterpretCastOp::create(
-      b, loc, flatType, memref, b.getIndexAttr(0), {OpFoldResult(size)},
-      {b.getIndexAttr(1)});
+  Value view = arvr::flatImage(b, memref.getLoc(), memref);
   views[memref] = view;
   return view;
 }
@@ -315,41 +305,6 @@ static bool widenStores(OpBuilder &b, Block &block, Group &group,
     changed = true;
   }
   return changed;
-}
-
-/// Whether every row of `memref` starts at a multiple of `align` bytes:
-/// its first byte, and its row pitch.
-static Value rowsAligned(OpBuilder &b, Location loc, Value memref,
-                         int64_t align) {
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto type = cast<MemRefType>(memref.getType());
-  auto isMultiple = [&](Value v) -> Value {
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, v, index(align)), index(0));
-  };
-  // A tile in dynamic shared memory (whose start is 16-byte aligned), made
-  // in the launch: from what makes it, which is known before.
-  if (auto view = memref.getDefiningOp<memref::ViewOp>();
-      view && view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>()) {
-    Value cols = type.isDynamicDim(1)
-                     ? view.getSizes()[type.isDynamicDim(0) ? 1 : 0]
-                     : index(type.getDimSize(1));
-    return arith::AndIOp::create(b, loc, isMultiple(view.getByteShift()),
-                                 isMultiple(arith::MulIOp::create(
-                                     b, loc, cols, index(type.getDimSize(2)))));
-  }
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value offset =
-      memref::ExtractStridedMetadataOp::create(b, loc, memref).getOffset();
-  Value start = arith::AddIOp::create(b, loc, pointer, offset);
-  Value pitch =
-      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 1),
-                            index(type.getDimSize(2)));
-  return arith::AndIOp::create(b, loc, isMultiple(start), isMultiple(pitch));
 }
 
 /// Widens the accesses of each block of `region` (the interior version);

@@ -46,6 +46,14 @@ def Arvr_Dialect : Dialect {
     /// table: a value fixed over the block (arvr-specialize-interior).
     static constexpr ::llvm::StringLiteral kBlockProofAttrName =
         "arvr.block_proof";
+    /// On the memref.load of one end of a block's box in
+    /// arvr-gpu-block-proofs' box table (a value fixed over the block), and
+    /// on the image reads of a likely branch whose places lie in that box
+    /// (`arvr.boxed`): arvr-gpu-stage-samples stages the box in shared
+    /// memory and the interior version reads it there.
+    static constexpr ::llvm::StringLiteral kBlockBoxAttrName =
+        "arvr.block_box";
+    static constexpr ::llvm::StringLiteral kBoxedAttrName = "arvr.boxed";
     /// On a memref.alloc: a table one launch writes from its scalar
     /// arguments and sizes alone, and no launch writes otherwise
     /// (arvr-gpu-block-proofs): the launch plan calls that launch

@@ -307,6 +307,33 @@ def ArvrSpecializeInterior
                            "::mlir::scf::SCFDialect"];
 }
 
+def ArvrGpuStageSamples : Pass<"arvr-gpu-stage-samples", "::mlir::ModuleOp"> {
+  let summary = "Stage a proved block's sample box in shared memory";
+  let description = [{
+    Where `arvr-gpu-block-proofs` stored, beside a block's proof, the box of
+    the places its likely branches read in one image of bytes (the kernel
+    loads its ends, marked `arvr.block_box`; the reads are marked
+    `arvr.boxed`), each block whose proof is set and whose box, its rows
+    padded to 16 bytes, fits 8 KB copies the box into its dynamic shared
+    memory (tile rows of 512 bytes, at most 16; each thread issues all its
+    16-byte loads before its stores where the image's rows start 16-byte
+    aligned, a byte at a time otherwise) and synchronises; the interior
+    version's marked reads then read the tile, at 32-bit offsets of a base
+    fixed for the block, a tap's next row at a constant offset, and the
+    interior version runs only in blocks that staged (the others take the
+    border version). Values do not change. A launch already using dynamic
+    shared memory, or whose blocks are not whole warps sharing the tile's
+    rows evenly, is left as it is. Runs after `arvr-specialize-interior`.
+    An experiment, in the CUDA pipeline only with `arvrc build
+    --stage-samples`: not yet measured on a GPU in this form.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ArvrReuseLoads : Pass<"arvr-reuse-loads"> {
   let summary = "Read a value once where a thread reads it twice";
   let description = [{

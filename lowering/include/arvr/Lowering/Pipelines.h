@@ -44,6 +44,9 @@ struct CudaPipelineOptions {
   bool cubin = false;
   /// Opt-in inexact arithmetic (arvr-fast-reciprocal), as on the CPU.
   bool fastMath = false;
+  /// Opt-in, an experiment not yet measured on the GPU: proved blocks'
+  /// sample boxes staged in shared memory (arvr-gpu-stage-samples).
+  bool stageSamples = false;
 };
 
 /// The CUDA toolkit with libdevice: $CUDA_HOME, $CUDA_PATH or
