@@ -178,7 +178,15 @@ Value blockCondition(gpu::LaunchOp launch, ArrayRef<scf::IfOp> tests,
       return {};
     all = all ? arith::AndIOp::create(b, launch.getLoc(), all, holds) : holds;
   }
+  // A box that needs assumptions of its own (a dividend >= 0) is not
+  // built: the proof would have to take them, and a weaker proof is not
+  // worth a box.
+  size_t assumed = ints.assumptions.size();
   box = readBox(launch, tests, ints, floats, b);
+  if (ints.assumptions.size() != assumed) {
+    ints.assumptions.resize(assumed);
+    box.reset();
+  }
   for (Value assumption : ints.assumptions)
     all = arith::AndIOp::create(b, launch.getLoc(), all, assumption);
   return all;
