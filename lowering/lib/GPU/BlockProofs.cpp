@@ -227,18 +227,18 @@ Value tableFor(gpu::LaunchOp launch, Type element, int64_t perBlock,
   b.setInsertionPoint(launch);
   SmallVector<int64_t> shape{1};
   SmallVector<Value> dynamic;
-  Value gridX = launch.getGridSizeX(), gridY = launch.getGridSizeY();
-  for (Value size : {gridY, gridX}) {
+  // Rows by grid y, columns by grid x times perBlock.
+  for (auto [size, per] :
+       {std::pair<Value, int64_t>{launch.getGridSizeY(), 1},
+        std::pair<Value, int64_t>{launch.getGridSizeX(), perBlock}}) {
     std::optional<int64_t> known = getConstantIntValue(size);
-    shape.push_back(known ? *known * (size == gridX ? perBlock : 1)
-                          : ShapedType::kDynamic);
-    if (!known)
-      dynamic.push_back(
-          size == gridX && perBlock != 1
-              ? arith::MulIOp::create(
-                    b, loc, size,
-                    arith::ConstantIndexOp::create(b, loc, perBlock))
-              : size);
+    shape.push_back(known ? *known * per : ShapedType::kDynamic);
+    if (known)
+      continue;
+    dynamic.push_back(size);
+    if (per != 1)
+      dynamic.back() = arith::MulIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, per));
   }
   auto alloc =
       memref::AllocOp::create(b, loc, MemRefType::get(shape, element), dynamic);
