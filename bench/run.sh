@@ -133,9 +133,23 @@ fi
 photo=()
 [ -f "$out/photo.ppm" ] && photo=(--photo "$out/photo.ppm")
 # ARVR_BENCH_EXTRA=DIR: plans built by a changed compiler (KERNEL@LABEL,
-# for any example of either set), run beside these.
-extra=()
-[ -n "${ARVR_BENCH_EXTRA:-}" ] && extra=(--extra "$ARVR_BENCH_EXTRA")
+# for any example of either set), run beside these. ARVR_BENCH_STAGE_SAMPLES=1:
+# beside them, the experiment behind `arvrc build --stage-samples`
+# (arvr-gpu-stage-samples, off by default) for the lens and
+# warp_perspective, as "arvrc stage-samples", its outputs checked against
+# the default's (opt-in: a variant whose output differs leaves its whole
+# example untimed, which a record run must not risk).
+extra_dir=$out/ptx-extra
+mkdir -p "$extra_dir"
+[ -n "${ARVR_BENCH_EXTRA:-}" ] && cp "$ARVR_BENCH_EXTRA"/*.* "$extra_dir"/
+if [ "${ARVR_BENCH_STAGE_SAMPLES:-0}" = 1 ]; then
+  for k in lens_undistort warp_perspective; do
+    # shellcheck disable=SC2086
+    "$arvrc" build "$src/examples/$k.arvr" ${known[$k]} --stage-samples --no-cache \
+      -o "$extra_dir/$k@stage-samples.ptx" || exit 1
+  done
+fi
+extra=(--extra "$extra_dir")
 # ARVR_BENCH_ONLY=K1,K2 and ARVR_BENCH_SIZES=1080p,4K: those examples and
 # sizes alone (arvr_bench --only, --sizes): a short device call.
 [ -n "${ARVR_BENCH_ONLY:-}" ] && extra+=(--only "$ARVR_BENCH_ONLY")
