@@ -6,25 +6,26 @@
 // block's proof: the kernel loads its ends (`arvr.block_box`) and the reads
 // are marked `arvr.boxed`. In the interior version (arvr-specialize-
 // interior's, for proved blocks) those reads gather from anywhere in the
-// image, each with its own 64-bit address arithmetic: the lens at 4K
-// spends ~6 instructions a tap's row on it.
+// image, each with its own 64-bit address arithmetic: the lens spends ~6
+// SASS instructions a sample (its two rows' addresses) on it.
 //
 // This pass stages the box in the block's shared memory first: every
 // thread of the block copies rows of it (16-byte vectors from the box's
-// first column rounded down to 16 bytes, where the image's rows start at
-// multiples of 16 bytes; a byte at a time otherwise), the block
-// synchronises, and the interior version's marked reads read the tile at
-// `(row - first row) * pitch + column * channels + channel - first byte`,
-// 32-bit offsets of a base fixed for the block. A block stages when its
-// proof byte is set and its box, its rows padded to 16 bytes, fits the
-// tile (kTileBytes); the interior version then runs only where it staged
-// (its condition gains that test): other blocks take the border version,
-// which reads the image as before. Values do not change: the tile holds
-// the image's bytes.
+// first byte rounded down to 16, all of a thread's loads before its
+// stores, where the image's rows start at multiples of 16 bytes; a byte
+// at a time otherwise), the block synchronises, and the interior version's
+// marked reads read the tile at `(row - first row) * kTilePitch + column *
+// channels + channel - first byte`, 32-bit offsets of a base fixed for the
+// block, a tap's next row an immediate offset. A block stages when its
+// proof byte is set and its box, from that rounded first byte, is at most
+// kTilePitch bytes wide and kTileRows rows high; the interior version then
+// runs only where it staged (its condition gains that test): other blocks
+// take the border version, which reads the image as before. Values do not
+// change: the tile holds the image's bytes.
 //
 // A launch that already uses dynamic shared memory, or whose blocks are not
-// whole warps sharing the tile's rows evenly, is left as it is; the marks go
-// either way.
+// whole warps sharing the tile's rows evenly, is left as it is; the reads'
+// marks go either way.
 //
 // An experiment, run only with `arvrc build --stage-samples`: a probe that
 // read the lens's taps from shared memory without any copy bounds what it
