@@ -27,11 +27,13 @@ inline int64_t channelsOf(MemRefType type) {
 /// point.
 inline Value flatImage(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
+  // Ops made in sequence: arguments' order of evaluation differs between
+  // compilers (every example's PTX as before with GCC).
+  Value channels = arith::ConstantIndexOp::create(b, loc, channelsOf(type));
+  Value cols = memref::DimOp::create(b, loc, memref, 1);
+  Value rows = memref::DimOp::create(b, loc, memref, 0);
   Value size = arith::MulIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 0),
-                            memref::DimOp::create(b, loc, memref, 1)),
-      arith::ConstantIndexOp::create(b, loc, channelsOf(type)));
+      b, loc, arith::MulIOp::create(b, loc, rows, cols), channels);
   auto flatType =
       MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace());
@@ -48,10 +50,11 @@ inline Value rowsAligned(OpBuilder &b, Location loc, Value memref,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto type = cast<MemRefType>(memref.getType());
+  // Ops made in sequence, as in flatImage.
   auto isMultiple = [&](Value v) -> Value {
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, v, index(align)), index(0));
+    Value zero = index(0);
+    Value rem = arith::RemUIOp::create(b, loc, v, index(align));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
   };
   // A tile in dynamic shared memory (whose start is 16-byte aligned), made
   // in the launch: from what makes it, which is known before.
@@ -60,19 +63,21 @@ inline Value rowsAligned(OpBuilder &b, Location loc, Value memref,
     Value cols = type.isDynamicDim(1)
                      ? view.getSizes()[type.isDynamicDim(0) ? 1 : 0]
                      : index(type.getDimSize(1));
+    Value pitch = arith::MulIOp::create(b, loc, cols, index(channelsOf(type)));
+    Value pitchAligned = isMultiple(pitch);
     return arith::AndIOp::create(b, loc, isMultiple(view.getByteShift()),
-                                 isMultiple(arith::MulIOp::create(
-                                     b, loc, cols, index(channelsOf(type)))));
+                                 pitchAligned);
   }
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value offset =
       memref::ExtractStridedMetadataOp::create(b, loc, memref).getOffset();
   Value start = arith::AddIOp::create(b, loc, pointer, offset);
-  Value pitch =
-      arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, memref, 1),
-                            index(channelsOf(type)));
-  return arith::AndIOp::create(b, loc, isMultiple(start), isMultiple(pitch));
+  Value channels = index(channelsOf(type));
+  Value pitch = arith::MulIOp::create(
+      b, loc, memref::DimOp::create(b, loc, memref, 1), channels);
+  Value pitchAligned = isMultiple(pitch);
+  return arith::AndIOp::create(b, loc, isMultiple(start), pitchAligned);
 }
 
 } // namespace mlir::arvr
