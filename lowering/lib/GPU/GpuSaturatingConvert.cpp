@@ -52,11 +52,16 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
                   : Value();
     // Without clamps (arvr-redundant-clamps proved them idle), the value
     // rounds into [0, 255]: the conversion alone (out of range, fptoui's
-    // result is poison, so any byte will do).
-    bool bare = !x && !round.getIn().getDefiningOp<LLVM::MinNumOp>() &&
-                !round.getIn().getDefiningOp<LLVM::MaxNumOp>();
-    if (bare)
-      x = round.getIn();
+    // result is poison, so any byte will do). Without the clamp at 255
+    // alone, the value is below 255.5 (or NaN): the conversion of what the
+    // clamp at 0 reads, whose NaN and negatives give 0.
+    bool bare = !x && !round.getIn().getDefiningOp<LLVM::MinNumOp>();
+    if (bare) {
+      Value floored = arvr::clampedOperand<LLVM::MaxNumOp>(round.getIn(), 0.0);
+      x = floored ? floored : round.getIn();
+      if (!floored && round.getIn().getDefiningOp<LLVM::MaxNumOp>())
+        return failure();
+    }
     if (!x)
       return failure();
     Location loc = convert.getLoc();

@@ -21,8 +21,10 @@
 // 2026-12-07). So the byte is u8_sat's for every x: an FMA and a `min`
 // instead of a conversion and a `min`. The chain's clamps at 0 (first) and
 // 255 may be partly gone (arvr-redundant-clamps proved one idle: x is then
-// above -1/2, or below 255.5, where the conversion is defined); with both
-// gone the conversion alone is one instruction, and is left. The CPU keeps
+// above -1/2, or below 255.5, where the conversion is defined); without
+// the clamp at 255 the bits are at most 255 and the `min` goes too (a
+// bilinear sample's lerp of bytes: an FMA a channel); with both gone the
+// conversion alone is one instruction, and is left. The CPU keeps
 // the chain: the same bytes. Runs on the GPU's loops in the launches, late:
 // the FMA is an `llvm.call_intrinsic`, which passes that move ops past
 // others take for a write.
@@ -49,8 +51,8 @@ namespace {
 
 /// The x of u8_sat's chain `fptoui(roundeven([minnumf(] [maxnumf(] x [,
 /// 0)] [, 255)]))` to i8 ending at `convert`, with at least one clamp, or
-/// null.
-Value saturated(arith::FPToUIOp convert) {
+/// null; `capped` says whether the clamp at 255 is there.
+Value saturated(arith::FPToUIOp convert, bool &capped) {
   if (!convert.getType().isInteger(8))
     return {};
   auto round = convert.getIn().getDefiningOp<math::RoundEvenOp>();
@@ -58,6 +60,7 @@ Value saturated(arith::FPToUIOp convert) {
     return {};
   Value v = round.getOperand();
   Value below = arvr::clampedOperand<arith::MinNumFOp>(v, 255.0);
+  capped = static_cast<bool>(below);
   if (below)
     v = below;
   Value above = arvr::clampedOperand<arith::MaxNumFOp>(v, 0.0);
@@ -69,14 +72,15 @@ Value saturated(arith::FPToUIOp convert) {
 struct ArvrGpuSaturatingFmaPass
     : public arvr::impl::ArvrGpuSaturatingFmaBase<ArvrGpuSaturatingFmaPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<arith::FPToUIOp, Value>> found;
+    SmallVector<std::tuple<arith::FPToUIOp, Value, bool>> found;
     getOperation().walk([&](gpu::LaunchOp launch) {
       launch.getBody().walk([&](arith::FPToUIOp convert) {
-        if (Value x = saturated(convert))
-          found.push_back({convert, x});
+        bool capped = false;
+        if (Value x = saturated(convert, capped))
+          found.push_back({convert, x, capped});
       });
     });
-    for (auto [convert, x] : found) {
+    for (auto [convert, x, capped] : found) {
       OpBuilder builder(convert);
       Location loc = convert.getLoc();
       Type f32 = builder.getF32Type();
@@ -91,11 +95,13 @@ struct ArvrGpuSaturatingFmaPass
                     .getResult(0);
       Type i32 = builder.getI32Type();
       Value bits = arith::BitcastOp::create(builder, loc, i32, s);
-      Value byte = arith::TruncIOp::create(
-          builder, loc, convert.getType(),
-          arith::MinUIOp::create(
-              builder, loc, bits,
-              arith::ConstantIntOp::create(builder, loc, i32, 255)));
+      // Without the clamp at 255 (proved idle: x < 255.5), bits <= 255.
+      if (capped) {
+        Value top = arith::ConstantIntOp::create(builder, loc, i32, 255);
+        bits = arith::MinUIOp::create(builder, loc, bits, top);
+      }
+      Value byte =
+          arith::TruncIOp::create(builder, loc, convert.getType(), bits);
       // The rounding and clamps, now unused, go at the next
       // canonicalisation.
       convert.replaceAllUsesWith(byte);

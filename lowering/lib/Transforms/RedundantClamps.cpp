@@ -11,14 +11,25 @@
 // float image, a loop's carried value, anything else) is unknown: it may
 // be NaN or infinite.
 //
+// Some values have a range but may also be NaN: a bilinear sample's
+// fraction `x - floor(x)` is in [0, 1] for every finite x and NaN for an
+// infinite or NaN one, and a lerp `fma(t, b - a, a)` with such a t in
+// [0, 1] lies between a and b (widened as above by b - a's rounding) or
+// is NaN. The branches of an `scf.if` (a sample's taps, read or the
+// border's constant) give its results the union of their ranges. maxnumf
+// and minnumf with a constant turn NaN into that constant: a value that
+// may be NaN, clamped by one, has a range again.
+//
 // With the ranges, clamps that change nothing go:
 //   - `min(x, c)` with x <= c and `max(x, c)` with x >= c become x (not
 //     where x may be c = 0: a -0 would stay where the clamp gives +0);
 //   - under `roundeven` (the rounding of `u8_sat` and its kin), the clamps
 //     `min(x, c)` and `max(x, c)` with c an integer go when x rounds inside
 //     them anyway (x < c + 1/2, x > c - 1/2) and the rounded value is only
-//     converted to an integer (so a -0 for +0 is the same); all the clamps
-//     of such a chain go, or none.
+//     converted to an integer (so a -0 for +0 is the same); a chain's
+//     clamps go from the outermost in, up to the first one not proved
+//     idle, which stays with those inside it (the rounded value of each
+//     clamp that goes is its operand's).
 // So a Gaussian's `u8_sat` of weights summing to 1 over bytes is one
 // rounding conversion: on the GPU, `arvr-gpu-saturating-convert` then
 // makes it one `cvt.rni.u32.f32` and no `min`. The results are those of
@@ -36,6 +47,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -144,10 +156,108 @@ private:
       ++b.seen;
       return;
     }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      visitIf(branch);
+      return;
+    }
     if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
       return;
     if (std::optional<Range> r = compute(op))
       ranges[op->getResult(0)] = *r;
+    else if (std::optional<Range> r = computeMaybeNaN(op))
+      maybeNaN[op->getResult(0)] = *r;
+  }
+
+  /// A range of `v` and whether `v` may also be NaN.
+  std::optional<std::pair<Range, bool>> withNaN(Value v) const {
+    if (std::optional<Range> r = of(v))
+      return std::make_pair(*r, false);
+    auto it = maybeNaN.find(v);
+    if (it == maybeNaN.end())
+      return std::nullopt;
+    return std::make_pair(it->second, true);
+  }
+
+  /// Each f32 result of an `scf.if` with both branches: the union of what
+  /// they yield.
+  void visitIf(scf::IfOp branch) {
+    if (branch.getElseRegion().empty())
+      return;
+    auto thenYield = branch.thenYield(), elseYield = branch.elseYield();
+    for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+      if (!result.getType().isF32())
+        continue;
+      auto a = withNaN(thenYield.getOperand(i));
+      auto b = withNaN(elseYield.getOperand(i));
+      if (!a || !b)
+        continue;
+      Range r{std::min(a->first.lo, b->first.lo),
+              std::max(a->first.hi, b->first.hi)};
+      (a->second || b->second ? maybeNaN : ranges)[result] = r;
+    }
+  }
+
+  /// `x - floor(x)`: in [0, 1] for a finite x (exact below 2^24, 0 above;
+  /// a tiny negative x gives 1 rounded), NaN for an infinite or NaN one.
+  static bool isFraction(Operation *op) {
+    auto sub = dyn_cast<arith::SubFOp>(op);
+    if (!sub)
+      return false;
+    auto floor = sub.getRhs().getDefiningOp<math::FloorOp>();
+    return floor && floor.getOperand() == sub.getLhs();
+  }
+
+  /// A lerp `fma(t, b - a, a)` with t in [0, 1] (or NaN): a + t (b - a)
+  /// lies between a and b; b - a's rounding moves it by at most
+  /// |b - a| 2^-24 and the fma's by half an ulp, both below the 2^-20 of
+  /// the larger end added here. Its range, and whether it may be NaN.
+  std::optional<std::pair<Range, bool>> lerp(Operation *op) const {
+    auto fma = dyn_cast<math::FmaOp>(op);
+    if (!fma)
+      return std::nullopt;
+    auto diff = fma.getB().getDefiningOp<arith::SubFOp>();
+    if (!diff || diff.getRhs() != fma.getC())
+      return std::nullopt;
+    auto t = withNaN(fma.getA()), a = withNaN(fma.getC()),
+         b = withNaN(diff.getLhs());
+    if (!t || !a || !b || t->first.lo < 0 || t->first.hi > 1)
+      return std::nullopt;
+    double lo = std::min(a->first.lo, b->first.lo),
+           hi = std::max(a->first.hi, b->first.hi);
+    double slack = std::max(std::abs(lo), std::abs(hi)) * 0x1p-20;
+    std::optional<Range> r = rounded(lo - slack, hi + slack);
+    if (!r)
+      return std::nullopt;
+    return std::make_pair(*r, t->second || a->second || b->second);
+  }
+
+  /// What may be NaN: a fraction of an unknown value, a lerp by one.
+  std::optional<Range> computeMaybeNaN(Operation *op) const {
+    if (isFraction(op))
+      return Range{0, 1};
+    if (auto r = lerp(op))
+      return r->first;
+    return std::nullopt;
+  }
+
+  /// maxnumf / minnumf of a value that may be NaN and a constant: NaN
+  /// gives the constant.
+  std::optional<Range> clampOfMaybeNaN(Operation *op) const {
+    if (!isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      return std::nullopt;
+    for (unsigned i = 0; i < 2; ++i) {
+      FloatAttr constant;
+      if (!matchPattern(op->getOperand(i), m_Constant(&constant)))
+        continue;
+      double c = constant.getValueAsDouble();
+      auto x = withNaN(op->getOperand(1 - i));
+      if (!std::isfinite(c) || !x)
+        return std::nullopt;
+      if (isa<arith::MaxNumFOp>(op))
+        return Range{std::max(x->first.lo, c), std::max(x->first.hi, c)};
+      return Range{std::min(x->first.lo, c), std::min(x->first.hi, c)};
+    }
+    return std::nullopt;
   }
 
   std::optional<Range> compute(Operation *op) {
@@ -167,6 +277,12 @@ private:
         return std::nullopt;
       return b.range;
     }
+    if (isFraction(op) && of(op->getOperand(0)))
+      return Range{0, 1};
+    if (auto r = lerp(op); r && !r->second)
+      return r->first;
+    if (auto r = clampOfMaybeNaN(op))
+      return r;
     if (isa<arith::UIToFPOp, arith::SIToFPOp>(op)) {
       unsigned width = op->getOperand(0).getType().getIntOrFloatBitWidth();
       if (width > 62)
@@ -232,6 +348,8 @@ private:
   }
 
   DenseMap<Value, Range> ranges;
+  /// Values whose range is known but which may also be NaN.
+  DenseMap<Value, Range> maybeNaN;
   DenseMap<Value, Buffer> buffers;
 };
 
@@ -274,9 +392,10 @@ static bool underRounding(Operation *op) {
   });
 }
 
-/// The clamps under `round` (a roundeven only converted to an integer), if
-/// its rounding keeps the value inside every one of them: then the value
-/// clamped, else null.
+/// The clamps under `round` (a roundeven only converted to an integer),
+/// from the outermost in, while its rounding keeps the value inside each:
+/// the value the last of them clamps (what the rounding may read instead),
+/// or null if not even the outermost is idle.
 static Value unclampedUnderRounding(math::RoundEvenOp round,
                                     const RangeAnalysis &ranges) {
   if (!onlyConverted(round.getResult()))
@@ -286,9 +405,9 @@ static Value unclampedUnderRounding(math::RoundEvenOp round,
   while (std::optional<Clamp> clamp = clampOf(v)) {
     std::optional<Range> r = ranges.of(clamp->x);
     if (!r || clamp->c != std::round(clamp->c))
-      return {};
+      break;
     if (clamp->above ? !(r->hi < clamp->c + 0.5) : !(r->lo > clamp->c - 0.5))
-      return {};
+      break;
     v = clamp->x;
     any = true;
   }
@@ -312,7 +431,7 @@ struct ArvrRedundantClampsPass
       std::optional<Clamp> clamp = clampOf(op->getResult(0));
       if (!clamp)
         return;
-      // A chain under a rounding goes whole or stays whole.
+      // A chain under a rounding goes from the outside in (above).
       if (underRounding(op))
         return;
       // x = c = 0 would leave a -0 where the clamp may give +0.

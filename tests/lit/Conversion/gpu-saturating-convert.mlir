@@ -1,7 +1,8 @@
 // arvr-gpu-saturating-convert: the lowered u8_sat (clamp to [0, 255],
 // round to nearest even, convert) becomes f2ui.rn, a min and a truncation;
-// a rounding converted without clamps (arvr-redundant-clamps proved them
-// idle) f2ui.rn and a truncation; other conversions stay.
+// a rounding converted without clamps, or with the clamp at 0 alone
+// (arvr-redundant-clamps proved the others idle), f2ui.rn and a
+// truncation; other conversions stay.
 // RUN: arvr-opt %s --pass-pipeline='builtin.module(gpu.module(arvr-gpu-saturating-convert))' | FileCheck %s
 
 gpu.module @kernels {
@@ -29,6 +30,23 @@ gpu.module @kernels {
   // CHECK: llvm.return %[[T]]
   llvm.func @bare(%x: f32) -> i8 {
     %c = llvm.intr.roundeven(%x) : (f32) -> f32
+    %d = llvm.fptoui %c : f32 to i8
+    llvm.return %d : i8
+  }
+
+  // Only the clamp at 0 left (arvr-redundant-clamps proved the value below
+  // 255.5 or NaN): f2ui.rn of what it clamps, which gives NaN and
+  // negatives 0 as the clamp would, and no min.
+  // CHECK-LABEL: llvm.func @floored
+  // CHECK-SAME: (%[[X:.+]]: f32)
+  // CHECK: %[[R:.+]] = llvm.call_intrinsic "llvm.nvvm.f2ui.rn"(%[[X]]) : (f32) -> i32
+  // CHECK-NOT: umin
+  // CHECK: %[[T:.+]] = llvm.trunc %[[R]] : i32 to i8
+  // CHECK: llvm.return %[[T]]
+  llvm.func @floored(%x: f32) -> i8 {
+    %zero = llvm.mlir.constant(0.0 : f32) : f32
+    %a = llvm.intr.maxnum(%x, %zero) : (f32, f32) -> f32
+    %c = llvm.intr.roundeven(%a) : (f32) -> f32
     %d = llvm.fptoui %c : f32 to i8
     llvm.return %d : i8
   }

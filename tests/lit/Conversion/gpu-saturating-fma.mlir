@@ -2,7 +2,8 @@
 // even, convert to i8) in a launch becomes a saturating FMA by f32's least
 // subnormal (0x1p-149, printed 1.401298e-45) and an integer min of its
 // bits, for any value (a lerp of bytes, a parameter), and where one clamp
-// is gone; a rounding converted with no clamp (one conversion), a clamp to
+// is gone (with the clamp at 255 gone, no min); a rounding converted with
+// no clamp (one conversion), a clamp to
 // another bound and a conversion to another width are left.
 // RUN: arvr-opt %s --arvr-gpu-saturating-fma | FileCheck %s
 
@@ -72,6 +73,31 @@ func.func @chains(%out: memref<?xi8>, %p: f32) {
     %r3 = math.roundeven %lo3 : f32
     %y3 = arith.fptoui %r3 : f32 to i8
     memref.store %y3, %out[%c2] : memref<?xi8>
+    gpu.terminator
+  }
+  return
+}
+
+// The clamp at 255 gone (arvr-redundant-clamps proved the value below
+// 255.5, or NaN: a bilinear sample's lerp of bytes): the FMA's bits are at
+// most 255, and no min follows.
+// CHECK-LABEL: func.func @uncapped
+// CHECK: %[[S:.+]] = llvm.call_intrinsic "llvm.nvvm.fma.rn.sat.f"(%arg1,
+// CHECK-NEXT: %[[B:.+]] = arith.bitcast %[[S]] : f32 to i32
+// CHECK-NEXT: %[[Y:.+]] = arith.trunci %[[B]] : i32 to i8
+// CHECK-NEXT: memref.store %[[Y]]
+// CHECK-NOT: arith.minui
+// CHECK: gpu.terminator
+func.func @uncapped(%out: memref<?xi8>, %p: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %lo = arith.maxnumf %p, %zero : f32
+    %r = math.roundeven %lo : f32
+    %y = arith.fptoui %r : f32 to i8
+    memref.store %y, %out[%c0] : memref<?xi8>
     gpu.terminator
   }
   return

@@ -51,8 +51,8 @@ func.func @normalised(%src: memref<?xi8>, %dst: memref<?xi8>, %n: index) {
 }
 
 // Weights summing to 1.2: values up to 306, so the upper clamp stays, and
-// with it the lower one (a chain under a rounding goes whole or not at
-// all), though the values are never negative.
+// with it the lower one inside it (a chain under a rounding goes from the
+// outside in), though the values are never negative.
 // CHECK-LABEL: func.func @brighter
 // CHECK: %[[LO:.+]] = arith.maxnumf %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT: %[[HI:.+]] = arith.minnumf %[[LO]], %{{.+}} : f32
@@ -181,5 +181,123 @@ func.func @shared_tile(%src: memref<?xi8>, %dst: memref<?xi8>) {
     memref.store %u, %dst[%tx] : memref<?xi8>
     gpu.terminator
   }
+  return
+}
+
+// A bilinear sample of bytes at an unknown coordinate: the taps come from
+// an scf.if (read, or the border's 0), the fractions are u - floor(u) (in
+// [0, 1], or NaN for an infinite or NaN u), and the lerps lie between
+// their ends or are NaN. Under u8_sat's rounding the clamp at 255 goes
+// (maxnumf turns NaN into 0 first, so what the min reads is in
+// [0, 255]); the clamp at 0 stays, as the lerp may be NaN.
+// CHECK-LABEL: func.func @bilinear
+// CHECK: scf.yield
+// CHECK: math.fma
+// CHECK: math.fma
+// CHECK: %[[X:.+]] = math.fma %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[LO:.+]] = arith.maxnumf %[[X]], %{{.+}} : f32
+// CHECK-NEXT: %[[R:.+]] = math.roundeven %[[LO]] : f32
+// CHECK-NEXT: arith.fptoui %[[R]] : f32 to i8
+// CHECK-NOT: arith.minnumf
+// CHECK: return
+func.func @bilinear(%src: memref<?xi8>, %dst: memref<?xi8>, %u: f32,
+                    %v: f32, %inside: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %top = arith.constant 255.0 : f32
+  %fu = math.floor %u : f32
+  %fv = math.floor %v : f32
+  %tu = arith.subf %u, %fu : f32
+  %tv = arith.subf %v, %fv : f32
+  %taps:4 = scf.if %inside -> (f32, f32, f32, f32) {
+    %a = memref.load %src[%c0] : memref<?xi8>
+    %b = memref.load %src[%c1] : memref<?xi8>
+    %c = memref.load %src[%c2] : memref<?xi8>
+    %d = memref.load %src[%c3] : memref<?xi8>
+    %fa = arith.uitofp %a : i8 to f32
+    %fb = arith.uitofp %b : i8 to f32
+    %fc = arith.uitofp %c : i8 to f32
+    %fd = arith.uitofp %d : i8 to f32
+    scf.yield %fa, %fb, %fc, %fd : f32, f32, f32, f32
+  } else {
+    scf.yield %zero, %zero, %zero, %zero : f32, f32, f32, f32
+  }
+  %d0 = arith.subf %taps#1, %taps#0 : f32
+  %top0 = math.fma %tu, %d0, %taps#0 : f32
+  %d1 = arith.subf %taps#3, %taps#2 : f32
+  %top1 = math.fma %tu, %d1, %taps#2 : f32
+  %d2 = arith.subf %top1, %top0 : f32
+  %x = math.fma %tv, %d2, %top0 : f32
+  %lo = arith.maxnumf %x, %zero : f32
+  %hi = arith.minnumf %lo, %top : f32
+  %r = math.roundeven %hi : f32
+  %y = arith.fptoui %r : f32 to i8
+  memref.store %y, %dst[%c0] : memref<?xi8>
+  return
+}
+
+// Not lerps: a weight that is no fraction (a parameter, maybe above 1),
+// and an fma whose addend is not the difference's second operand. Their
+// chains stay whole.
+// CHECK-LABEL: func.func @not_lerps
+// CHECK: arith.maxnumf
+// CHECK-NEXT: arith.minnumf
+// CHECK-NEXT: math.roundeven
+// CHECK: arith.maxnumf
+// CHECK-NEXT: arith.minnumf
+// CHECK-NEXT: math.roundeven
+// CHECK: return
+func.func @not_lerps(%src: memref<?xi8>, %dst: memref<?xi8>, %w: f32,
+                     %u: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %top = arith.constant 255.0 : f32
+  %a = memref.load %src[%c0] : memref<?xi8>
+  %b = memref.load %src[%c1] : memref<?xi8>
+  %fa = arith.uitofp %a : i8 to f32
+  %fb = arith.uitofp %b : i8 to f32
+  %d = arith.subf %fb, %fa : f32
+  %x = math.fma %w, %d, %fa : f32
+  %lo = arith.maxnumf %x, %zero : f32
+  %hi = arith.minnumf %lo, %top : f32
+  %r = math.roundeven %hi : f32
+  %y = arith.fptoui %r : f32 to i8
+  memref.store %y, %dst[%c0] : memref<?xi8>
+  %fu = math.floor %u : f32
+  %t = arith.subf %u, %fu : f32
+  %x2 = math.fma %t, %d, %fb : f32
+  %lo2 = arith.maxnumf %x2, %zero : f32
+  %hi2 = arith.minnumf %lo2, %top : f32
+  %r2 = math.roundeven %hi2 : f32
+  %y2 = arith.fptoui %r2 : f32 to i8
+  memref.store %y2, %dst[%c1] : memref<?xi8>
+  return
+}
+
+// A chain goes from the outside in: a byte minus 5 is in [-5, 250], so
+// the clamp at 255 goes and the clamp at 0 (which it needs) stays.
+// CHECK-LABEL: func.func @outer_only
+// CHECK: %[[D:.+]] = arith.subf
+// CHECK-NEXT: %[[LO:.+]] = arith.maxnumf %[[D]], %{{.+}} : f32
+// CHECK-NEXT: math.roundeven %[[LO]] : f32
+// CHECK-NOT: arith.minnumf
+// CHECK: return
+func.func @outer_only(%src: memref<?xi8>, %dst: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %top = arith.constant 255.0 : f32
+  %five = arith.constant 5.0 : f32
+  %a = memref.load %src[%c0] : memref<?xi8>
+  %fa = arith.uitofp %a : i8 to f32
+  %d = arith.subf %fa, %five : f32
+  %lo = arith.maxnumf %d, %zero : f32
+  %hi = arith.minnumf %lo, %top : f32
+  %r = math.roundeven %hi : f32
+  %y = arith.fptoui %r : f32 to i8
+  memref.store %y, %dst[%c0] : memref<?xi8>
   return
 }

@@ -391,8 +391,9 @@ def ArvrGpuSaturatingFma : Pass<"arvr-gpu-saturating-fma", "::mlir::ModuleOp"> {
     saturate to +0. The same byte for every f32 (all 2^32 checked on an
     H100: bench/probes/saturating_fma_check.cu), for an FMA and an integer
     `min` instead of a conversion on the GPU's narrow conversion pipe and a
-    `min`. A rounding converted with both clamps gone (one conversion) is
-    left. Run after `arvr-redundant-clamps`, and after the passes that move
+    `min`. With the clamp at 255 gone (x below 255.5 or NaN) the bits are at
+    most 255 and the `min` goes too. A rounding converted with both clamps
+    gone (one conversion) is left. Run after `arvr-redundant-clamps`, and after the passes that move
     ops across others (`arvr-merge-likely-branches`,
     `arvr-sink-guarded-stores`): the FMA is an `llvm.call_intrinsic`,
     which they take for a write.
@@ -924,13 +925,18 @@ def ArvrRedundantClamps : Pass<"arvr-redundant-clamps"> {
     launch's dynamic shared memory counts as one). Every result is
     widened by more than one f32 rounding can move it, never across zero.
     Anything else (a parameter, a float image, a loop-carried value) is
-    unknown, and may be NaN.
+    unknown, and may be NaN. Some values have a range and may also be NaN:
+    a bilinear sample's fraction `x - floor(x)` ([0, 1] for a finite x) and
+    a lerp `fma(t, b - a, a)` by one (between a and b); an `scf.if`'s
+    results take the union of its branches' yields; `maxnumf`/`minnumf`
+    with a constant turn NaN into the constant.
 
     Then `min(x, c)` with x <= c and `max(x, c)` with x >= c (c a constant)
     become x (not where x may equal c = 0: -0 against +0); under `math.roundeven` whose result is only converted to an
     integer (`u8_sat`'s rounding), a chain of such clamps with integer
-    bounds goes whole when x rounds inside them anyway (x < c + 1/2 under
-    a min, x > c - 1/2 under a max), or stays whole. A Gaussian's `u8_sat`
+    bounds goes from the outermost in while x rounds inside them anyway
+    (x < c + 1/2 under a min, x > c - 1/2 under a max): a bilinear sample's
+    `u8_sat` keeps only its clamp at 0 (which takes a NaN). A Gaussian's `u8_sat`
     of normalised weights over bytes becomes one rounding conversion
     (`arvr-gpu-saturating-convert` then emits one `cvt.rni.u32.f32` for
     it). Values do not change, bit for bit, so CPU and CUDA stay
@@ -1065,8 +1071,10 @@ def ArvrGpuSaturatingConvert
     lowered `u8_sat`, four PTX instructions) as
     `trunc(umin(llvm.nvvm.f2ui.rn(x), 255))` (`cvt.rni.u32.f32`, which
     rounds to nearest even, clamps to the u32 range and gives 0 for NaN,
-    then `min.u32`): the same byte for every `x` in two instructions. Run
-    on the kernels' LLVM dialect after `arvr-native-gpu-math`.
+    then `min.u32`): the same byte for every `x` in two instructions; with
+    the clamp at 255 gone (`arvr-redundant-clamps` proved x below 255.5 or
+    NaN), or both, the conversion alone. Run on the kernels' LLVM dialect
+    after `arvr-native-gpu-math`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
