@@ -23,7 +23,12 @@
 // 255 may be partly gone (arvr-redundant-clamps proved one idle: x is then
 // above -1/2, or below 255.5, where the conversion is defined); without
 // the clamp at 255 the bits are at most 255 and the `min` goes too (a
-// bilinear sample's lerp of bytes: an FMA a channel); with both gone the
+// bilinear sample's lerp of bytes: an instruction a channel, 1.6% of the
+// lens at 4K batch 8 on an H100, 2026-12-07). Its place takes an integer
+// move, `mov.b32`, which ptxas removes: given a byte store of the FMA's own
+// register, ptxas (CUDA 13.0) emits a conversion of the float's value
+// (F2IP.U8.F32.TRUNC, 0 for these subnormals; seen in the SASS, and every
+// lens output 0, on the H100 2026-12-07 16:19). With both clamps gone the
 // conversion alone is one instruction, and is left. The CPU keeps
 // the chain: the same bytes. Runs on the GPU's loops in the launches, late:
 // the FMA is an `llvm.call_intrinsic`, which passes that move ops past
@@ -95,10 +100,19 @@ struct ArvrGpuSaturatingFmaPass
                     .getResult(0);
       Type i32 = builder.getI32Type();
       Value bits = arith::BitcastOp::create(builder, loc, i32, s);
-      // Without the clamp at 255 (proved idle: x < 255.5), bits <= 255.
       if (capped) {
         Value top = arith::ConstantIntOp::create(builder, loc, i32, 255);
         bits = arith::MinUIOp::create(builder, loc, bits, top);
+      } else {
+        // Without the clamp at 255 (proved idle: x < 255.5), bits <= 255;
+        // but a byte store of the FMA's own register ptxas (CUDA 13.0)
+        // compiles as a conversion of its value (F2IP.U8.F32.TRUNC: 0),
+        // so the bits pass through an integer move (`mov.b32`, free).
+        bits =
+            LLVM::CallIntrinsicOp::create(
+                builder, loc, i32, builder.getStringAttr("llvm.nvvm.move.i32"),
+                ValueRange{bits})
+                .getResult(0);
       }
       Value byte =
           arith::TruncIOp::create(builder, loc, convert.getType(), bits);

@@ -2,7 +2,8 @@
 // even, convert to i8) in a launch becomes a saturating FMA by f32's least
 // subnormal (0x1p-149, printed 1.401298e-45) and an integer min of its
 // bits, for any value (a lerp of bytes, a parameter), and where one clamp
-// is gone (with the clamp at 255 gone, no min); a rounding converted with
+// is gone (with the clamp at 255 gone, an integer move for the min); a
+// rounding converted with
 // no clamp (one conversion), a clamp to
 // another bound and a conversion to another width are left.
 // RUN: arvr-opt %s --arvr-gpu-saturating-fma | FileCheck %s
@@ -80,11 +81,14 @@ func.func @chains(%out: memref<?xi8>, %p: f32) {
 
 // The clamp at 255 gone (arvr-redundant-clamps proved the value below
 // 255.5, or NaN: a bilinear sample's lerp of bytes): the FMA's bits are at
-// most 255, and no min follows.
+// most 255, and no min follows; they pass through an integer move (a byte
+// store of the FMA's own register, ptxas compiles as a conversion of its
+// value).
 // CHECK-LABEL: func.func @uncapped
 // CHECK: %[[S:.+]] = llvm.call_intrinsic "llvm.nvvm.fma.rn.sat.f"(%arg1,
 // CHECK-NEXT: %[[B:.+]] = arith.bitcast %[[S]] : f32 to i32
-// CHECK-NEXT: %[[Y:.+]] = arith.trunci %[[B]] : i32 to i8
+// CHECK-NEXT: %[[M:.+]] = llvm.call_intrinsic "llvm.nvvm.move.i32"(%[[B]]) : (i32) -> i32
+// CHECK-NEXT: %[[Y:.+]] = arith.trunci %[[M]] : i32 to i8
 // CHECK-NEXT: memref.store %[[Y]]
 // CHECK-NOT: arith.minui
 // CHECK: gpu.terminator

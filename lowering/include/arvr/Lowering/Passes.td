@@ -392,7 +392,9 @@ def ArvrGpuSaturatingFma : Pass<"arvr-gpu-saturating-fma", "::mlir::ModuleOp"> {
     H100: bench/probes/saturating_fma_check.cu), for an FMA and an integer
     `min` instead of a conversion on the GPU's narrow conversion pipe and a
     `min`. With the clamp at 255 gone (x below 255.5 or NaN) the bits are at
-    most 255 and the `min` goes too. A rounding converted with both clamps
+    most 255 and the `min` goes too, for an integer move (`mov.b32`, which
+    ptxas removes; a byte store of the FMA's own register it compiles as a
+    conversion of the float's value). A rounding converted with both clamps
     gone (one conversion) is left. Run after `arvr-redundant-clamps`, and after the passes that move
     ops across others (`arvr-merge-likely-branches`,
     `arvr-sink-guarded-stores`): the FMA is an `llvm.call_intrinsic`,
