@@ -1825,7 +1825,7 @@ static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
                      "all pixels as a product by its reciprocal (results "
                      "may differ in the last bit)");
   buildCmd->add_flag("--stage-samples", build.stageSamples,
-                     "Experiment (not yet measured on a GPU): proved blocks "
+                     "Experiment, slower than without (H100, 2026-12-07): proved blocks "
                      "stage the box their bilinear samples read in shared "
                      "memory (arvr-gpu-stage-samples)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,

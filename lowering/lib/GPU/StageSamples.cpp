@@ -32,7 +32,11 @@
 // can gain (4K batch 8 on an H100: 44.4 -> 39.1 us, 2026-12-07 13:05); a
 // first form whose copy looped over rows, waiting for memory once a row,
 // was slower (56.0, 13:23); this form, every load of a thread's copy
-// issued before its stores, is not yet measured. Without the pass the box's
+// issued before its stores, is slower too (47.1-51.5 against 44.9 at
+// 16:04, warp_perspective 67.7 against 56.1): the copy and its barrier
+// cost ~160 SASS a thread before the first point, more than the taps'
+// 32-bit shared addresses save. Kept, off, as the measured form of the
+// strong kernels' recipe (docs/gpu-runs.md). Without the pass the box's
 // table and ends are dead and canonicalization removes them: the default
 // PTX is the same as without the box.
 //
