@@ -10,35 +10,31 @@
 //
 // T is 1152 (56% of an sm_90 SM; 56 registers for a block of 128 threads):
 // measured on the H200 (2026-12-05), the lens at 56 registers, no spills,
-// ran 4% faster than at 64 (T = 1024) at every size, NV12 2-3%. A kernel
-// that gathers (a load from memory it is given at an address computed
-// from a float converted to an integer: a bilinear or nearest sample's
-// taps, which land anywhere in the image after the thread's own
-// arithmetic) gets T = 1280 (48 registers for 128 threads, 51 for 256):
-// more resident warps hide those loads better than registers do. Measured
-// on an H100 (2026-12-06 12:29, the same PTX with only .minnctapersm
-// changed), 4K batch 8: the lens 56.31 -> 54.97 us (16 bytes of spills),
-// warp_perspective 81.09 -> 75.99. The other kernels keep 1152: at 1280
-// the stencils lost (pyr_down 51.87 -> 53.99, stereo SAD 5200 -> 6422:
-// their accumulators spill), so did bilateral, whose table lookups at a
-// loaded pixel's difference hit a small table (821.9 -> 830.7), and NV12
-// moved within 1.6% either way; 1536 spilled the lens's 88 bytes (56.31 ->
-// 72.97). A kernel whose blocks compute tiles in shared memory together
-// (it has a block-wide barrier; a warp's staged stores have none) keeps
+// ran 4% faster than at 64 (T = 1024) at every size, NV12 2-3%. Kernels
+// that gather (a sample's taps, loaded at addresses computed from floats)
+// had T = 1280 (48 registers) from 2026-12-06, when it made the lens 2%
+// and warp_perspective 6% faster; since the lens's samples lost their
+// `min`s and their tests (arvr-gpu-block-proofs), 56 registers are 3%
+// faster for it at every size (H100, 2026-12-07 16:30, 4K batch 8: 44.1
+// -> 42.8 us; 1080p batch 1: 18.0 -> 17.3), and warp_perspective takes 40
+// registers under either bound: one T again. At 1280 the stencils lost
+// (pyr_down 51.87 -> 53.99, stereo SAD 5200 -> 6422: their accumulators
+// spill), so did bilateral (821.9 -> 830.7), and 1536 spilled the lens's
+// 88 bytes (56.31 -> 72.97). A kernel whose blocks compute tiles in
+// shared memory together (it has a block-wide barrier; a warp's staged
+// stores have none) keeps
 // T = 1024 (64 registers): its tiles, not its registers, bound how many of
 // its blocks are resident (the Gaussian's 36 KB: 6 blocks of 128
 // threads), and its reader's accumulators spilled at 56 (a Gaussian of
-// radius 8: 192 -> 472 bytes). Blocks of 256 threads or more get 4 or 5
-// (gathers), or 2; a kernel whose block alone has 1024 threads or more
-// gets nothing; sm_90 holds at most 32 blocks. Run after
-// convert-gpu-to-nvvm.
+// radius 8: 192 -> 472 bytes). Blocks of 256 threads or more get 4 or 2;
+// a kernel whose block alone has 1024 threads or more gets nothing; sm_90
+// holds at most 32 blocks. Run after convert-gpu-to-nvvm.
 //
 //===----------------------------------------------------------------------===//
 
 #include "arvr/Lowering/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 
@@ -51,53 +47,12 @@ using namespace mlir;
 
 namespace {
 
-/// The threads an SM should be able to hold of one kernel, of one that
-/// gathers, and of one whose blocks compute tiles in shared memory together.
+/// The threads an SM should be able to hold of one kernel, and of one whose
+/// blocks compute tiles in shared memory together.
 constexpr int64_t kResidentThreads = 1152;
-constexpr int64_t kResidentThreadsGathers = 1280;
 constexpr int64_t kResidentThreadsTiles = 1024;
 /// The most blocks an sm_90 SM holds.
 constexpr int64_t kMaxResidentBlocks = 32;
-
-/// The pointer `address` is computed from by `llvm.getelementptr`s.
-static Value baseOf(Value address) {
-  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
-    address = gep.getBase();
-  return address;
-}
-
-/// Whether `func` gathers: one of its loads from memory it was given (not
-/// a module global: a constant table, shared memory) has an address
-/// computed (through any ops but loads) from an `llvm.fptosi`/`fptoui`.
-/// Values met once are not walked again: a value whose walk found none has
-/// none in its operands' walks either.
-static bool gathers(LLVM::LLVMFuncOp func) {
-  llvm::SmallPtrSet<Value, 32> seen;
-  SmallVector<Value> work;
-  auto fromFloat = [&](Value address) {
-    work.assign({address});
-    while (!work.empty()) {
-      Value value = work.pop_back_val();
-      if (!seen.insert(value).second)
-        continue;
-      Operation *def = value.getDefiningOp();
-      if (!def || isa<LLVM::LoadOp>(def))
-        continue; // A parameter, a block's argument, or a loaded value.
-      if (isa<LLVM::FPToSIOp, LLVM::FPToUIOp>(def))
-        return true;
-      llvm::append_range(work, def->getOperands());
-    }
-    return false;
-  };
-  return func
-      .walk([&](LLVM::LoadOp load) {
-        if (baseOf(load.getAddr()).getDefiningOp<LLVM::AddressOfOp>())
-          return WalkResult::advance();
-        return fromFloat(load.getAddr()) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
 
 struct ArvrOccupancyBoundsPass
     : public arvr::impl::ArvrOccupancyBoundsBase<ArvrOccupancyBoundsPass> {
@@ -117,9 +72,7 @@ struct ArvrOccupancyBoundsPass
                                     : WalkResult::advance();
                        })
                        .wasInterrupted();
-      int64_t resident = tiles           ? kResidentThreadsTiles
-                         : gathers(func) ? kResidentThreadsGathers
-                                         : kResidentThreads;
+      int64_t resident = tiles ? kResidentThreadsTiles : kResidentThreads;
       int64_t blocks =
           threads > 0 ? std::min(resident / threads, kMaxResidentBlocks) : 0;
       if (blocks < 2)

@@ -325,7 +325,9 @@ def ArvrGpuStageSamples : Pass<"arvr-gpu-stage-samples", "::mlir::ModuleOp"> {
     shared memory, or whose blocks are not whole warps sharing the tile's
     rows evenly, is left as it is. Runs after `arvr-specialize-interior`.
     An experiment, in the CUDA pipeline only with `arvrc build
-    --stage-samples`: not yet measured on a GPU in this form.
+    --stage-samples`: slower than without on an H100 (lens 4K batch 8
+    47.1-51.5 us against 44.9, 2026-12-07 16:04; the copy and barrier
+    cost more than the shared-memory taps save).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -1107,7 +1109,7 @@ def ArvrGpuBiasedIntToFloat
 
 def ArvrOccupancyBounds
     : Pass<"arvr-occupancy-bounds", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Ask ptxas for registers that leave 56-62% of an SM's threads resident";
+  let summary = "Ask ptxas for registers that leave 50-56% of an SM's threads resident";
   let description = [{
     Each kernel `llvm.func` (marked `nvvm.kernel`, its block size in
     `nvvm.maxntid`) gets `nvvm.minctasm = min(32, T / threads per block)`
@@ -1116,12 +1118,9 @@ def ArvrOccupancyBounds
     within 65536 / T registers and at least T threads can be resident to
     hide the latency of memory. T is 1152 (56% of an sm_90 SM, 56
     registers for 128 threads: measured on the H200, the lens 4% faster
-    than at 64). A kernel that gathers (a load from memory it is given at
-    an address computed from a float converted to an integer: a sample's
-    taps) gets T = 1280 (48 registers for 128 threads): on an H100, 4K
-    batch 8, the lens 56.31 -> 54.97 us and warp_perspective 81.09 ->
-    75.99, where the stencils, whose accumulators spill at 1280, and
-    bilateral's table lookups lost 1-23%. A kernel whose blocks compute
+    than at 64; kernels that gather, a sample's taps, had T = 1280 until
+    2026-12-07, when 56 registers made the lens 3% faster at every size,
+    and warp_perspective takes 40 under either). A kernel whose blocks compute
     tiles together (it has a block-wide barrier, `nvvm.barrier0`) gets
     T = 1024 (64 registers): its shared tiles bound its residency, and its
     reader's accumulators spill at 56. Run after `convert-gpu-to-nvvm`.
