@@ -45,22 +45,22 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
     auto round = convert.getArg().getDefiningOp<LLVM::RoundEvenOp>();
     if (!round || !round.getType().isF32())
       return failure();
-    Value clampedAbove =
-        arvr::clampedOperand<LLVM::MinNumOp>(round.getIn(), 255.0);
-    Value x = clampedAbove
-                  ? arvr::clampedOperand<LLVM::MaxNumOp>(clampedAbove, 0.0)
-                  : Value();
-    // Without clamps (arvr-redundant-clamps proved them idle), the value
-    // rounds into [0, 255]: the conversion alone (out of range, fptoui's
-    // result is poison, so any byte will do). Without the clamp at 255
-    // alone, the value is below 255.5 (or NaN): the conversion of what the
-    // clamp at 0 reads, whose NaN and negatives give 0.
-    bool bare = !x && !round.getIn().getDefiningOp<LLVM::MinNumOp>();
-    if (bare) {
-      Value floored = arvr::clampedOperand<LLVM::MaxNumOp>(round.getIn(), 0.0);
-      x = floored ? floored : round.getIn();
-      if (!floored && round.getIn().getDefiningOp<LLVM::MaxNumOp>())
-        return failure();
+    // Both clamps: f2ui.rn of what they clamp, then a min. Without the
+    // clamp at 255 (arvr-redundant-clamps proved the value below 255.5, or
+    // NaN), f2ui.rn of what the clamp at 0 reads (its NaN and negatives
+    // give 0 as the clamp would); without either (the value rounds into
+    // [0, 255]), the conversion alone (out of range, fptoui's result is
+    // poison, so any byte will do).
+    Value in = round.getIn(), x;
+    bool capped = false;
+    if (Value below = arvr::clampedOperand<LLVM::MinNumOp>(in, 255.0)) {
+      x = arvr::clampedOperand<LLVM::MaxNumOp>(below, 0.0);
+      capped = true;
+    } else if (Value floored = arvr::clampedOperand<LLVM::MaxNumOp>(in, 0.0)) {
+      x = floored;
+    } else if (!in.getDefiningOp<LLVM::MinNumOp>() &&
+               !in.getDefiningOp<LLVM::MaxNumOp>()) {
+      x = in;
     }
     if (!x)
       return failure();
@@ -71,7 +71,7 @@ struct SaturatingU8Conversion : public OpRewritePattern<LLVM::FPToUIOp> {
             rewriter, loc, i32, rewriter.getStringAttr("llvm.nvvm.f2ui.rn"),
             ValueRange{x})
             .getResult(0);
-    if (!bare) {
+    if (capped) {
       Value limit = LLVM::ConstantOp::create(rewriter, loc, i32,
                                              rewriter.getI32IntegerAttr(255));
       rounded = LLVM::UMinOp::create(rewriter, loc, i32, rounded, limit);
