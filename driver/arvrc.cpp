@@ -1824,10 +1824,11 @@ static CLI::App *addBuildCommand(CLI::App &app, BuildArgs &build) {
                      "Inexact arithmetic: a division by a value fixed for "
                      "all pixels as a product by its reciprocal (results "
                      "may differ in the last bit)");
-  buildCmd->add_flag("--stage-samples", build.stageSamples,
-                     "Experiment, slower than without (H100, 2026-12-07): proved blocks "
-                     "stage the box their bilinear samples read in shared "
-                     "memory (arvr-gpu-stage-samples)");
+  buildCmd->add_flag(
+      "--stage-samples", build.stageSamples,
+      "Experiment, slower than without (H100, 2026-12-07): proved blocks "
+      "stage the box their bilinear samples read in shared "
+      "memory (arvr-gpu-stage-samples)");
   buildCmd->add_flag("--print-ir-after-all", build.printIRAfterAll,
                      "Print the IR after every pass (to stderr)");
   buildCmd->add_flag("--timing", build.timing, "Report the time of each pass");
