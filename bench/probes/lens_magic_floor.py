@@ -10,8 +10,9 @@ floor(u) in t's low mantissa bits) and `sub.rn.f32 floor, t, 0f4B400000`;
 the integer is t's bits, its bias folded into the tap's address
 (`mad.lo` of the row with -0x4B400000 * (row pitch + 3)). Exact for
 |u| < 2^22, which the interior's proved taps give only for images narrower
-than 2^22 pixels: a pass would have to prove that bound (or test it once a
-launch) before doing this.
+than 2^22 pixels: a pass has to prove that bound first (branch
+floors-after-proofs: arvr-gpu-tested-floors, 2^23 as the bias, the inside
+test's last index capped at 2^23).
 
   python3 lens_magic_floor.py IN.ptx OUT.ptx
 """
