@@ -105,9 +105,7 @@ struct ArvrGpuSaturatingFmaPass
         bits = arith::MinUIOp::create(builder, loc, bits, top);
       } else {
         // Without the clamp at 255 (proved idle: x < 255.5), bits <= 255;
-        // but a byte store of the FMA's own register ptxas (CUDA 13.0)
-        // compiles as a conversion of its value (F2IP.U8.F32.TRUNC: 0),
-        // so the bits pass through an integer move (`mov.b32`, free).
+        // through an integer move, for ptxas (the file comment says why).
         bits =
             LLVM::CallIntrinsicOp::create(
                 builder, loc, i32, builder.getStringAttr("llvm.nvvm.move.i32"),

@@ -3,9 +3,8 @@
 // subnormal (0x1p-149, printed 1.401298e-45) and an integer min of its
 // bits, for any value (a lerp of bytes, a parameter), and where one clamp
 // is gone (with the clamp at 255 gone, an integer move for the min); a
-// rounding converted with
-// no clamp (one conversion), a clamp to
-// another bound and a conversion to another width are left.
+// rounding converted with no clamp (one conversion), a clamp to another
+// bound and a conversion to another width are left.
 // RUN: arvr-opt %s --arvr-gpu-saturating-fma | FileCheck %s
 
 // CHECK-LABEL: func.func @lerp
