@@ -17,16 +17,21 @@
 #   tfm8        its lens at `.minnctapersm 8`
 #   tfp4, tfp4m8  gpu_pixels(4), at 56 and 64 registers
 #   tfs2late3, tfs4late3  staged with its floors, the late barrier
+# and, given STAGING_ARVRC (the branch async-staging's arvrc, whose
+# --stage-samples copies with cp.async and computes the first point's
+# arithmetic while the copies fly, as the probe's late3 does by hand):
+#   sc2, sc4    its --stage-samples with gpu_pixels(2) and (4)
 #
-#   bench/probes/lens-variants.sh ARVRC OUTDIR [BRANCH_ARVRC]
+#   bench/probes/lens-variants.sh ARVRC OUTDIR [BRANCH_ARVRC [STAGING_ARVRC]]
 #
 # Then on the GPU machine, with a bundle: ARVR_BENCH_EXTRA=OUTDIR
 # ARVR_BENCH_ONLY=lens_undistort,warp_perspective bench/run.sh ... (the
 # bench checks every extra's output against arvrc's before timing it).
 set -eu
-arvrc=${1:?usage: lens-variants.sh ARVRC OUTDIR [BRANCH_ARVRC]}
+arvrc=${1:?usage: lens-variants.sh ARVRC OUTDIR [BRANCH_ARVRC [STAGING_ARVRC]]}
 out=${2:?output folder}
 branch=${3:-}
+staging_arvrc=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mkdir -p "$out"
@@ -99,6 +104,11 @@ if [ -n "$branch" ]; then
     variant "$branch" "tfs$pixels" "$pixels" --stage-samples
     derive "tfs$pixels" "tfs${pixels}late3" staging
     rm "$out/lens_undistort@tfs$pixels".*
+  done
+fi
+if [ -n "$staging_arvrc" ]; then
+  for pixels in 2 4; do
+    variant "$staging_arvrc" "sc$pixels" "$pixels" --stage-samples
   done
 fi
 ls "$out"
