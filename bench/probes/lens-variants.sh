@@ -38,33 +38,39 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# plan FROM NAME: the launch plan FROM as OUTDIR/NAME.plan.json, its PTX NAME.ptx.
-plan() {
-  sed "s|\"file\": \"[^\"]*\"|\"file\": \"$2.ptx\"|" "$1" > "$out/$2.plan.json"
+# place PTX MANIFEST PLAN NAME: OUTDIR/NAME.{ptx,manifest,plan.json} from a
+# build's (or a derived PTX with its source's manifest and plan), both naming
+# NAME.ptx as their PTX.
+place() {
+  [ "$1" = "$out/$4.ptx" ] || cp "$1" "$out/$4.ptx"
+  sed "s|^ptx .*|ptx $4.ptx|" "$2" > "$out/$4.manifest"
+  sed "s|\"file\": \"[^\"]*\"|\"file\": \"$4.ptx\"|" "$3" > "$out/$4.plan.json"
 }
 
-# variant COMPILER LABEL PIXELS [FLAGS...]: the example with gpu_pixels(PIXELS).
+# build COMPILER SOURCE NAME [FLAGS...]: SOURCE built as NAME.
+build() {
+  local compiler=$1 source=$2 name=$3
+  shift 3
+  "$compiler" build "$source" --specialize src.channels=3 "$@" -o "$work/out" > /dev/null
+  place "$work/out" "$work/out.manifest" "$work/out.plan.json" "$name"
+}
+
+# variant COMPILER LABEL PIXELS [FLAGS...]: the lens with gpu_pixels(PIXELS).
 variant() {
   local compiler=$1 label=$2 pixels=$3
   shift 3
   sed "s/out.gpu_pixels([0-9]*)/out.gpu_pixels($pixels)/" \
     "$root/examples/lens_undistort.arvr" > "$work/lens_undistort.arvr"
-  "$compiler" build "$work/lens_undistort.arvr" --specialize src.channels=3 \
-    "$@" -o "$work/out" > /dev/null
-  mv "$work/out" "$out/lens_undistort@$label.ptx"
-  sed "s|^ptx .*|ptx lens_undistort@$label.ptx|" "$work/out.manifest" \
-    > "$out/lens_undistort@$label.manifest"
-  plan "$work/out.plan.json" "lens_undistort@$label"
+  build "$compiler" "$work/lens_undistort.arvr" "lens_undistort@$label" "$@"
 }
 
 # derive FROM LABEL COMMAND...: LABEL's PTX is COMMAND IN OUT on FROM's.
 derive() {
-  local from=$1 label=$2
+  local from=$out/lens_undistort@$1 label=$2
   shift 2
-  "$@" "$out/lens_undistort@$from.ptx" "$out/lens_undistort@$label.ptx"
-  sed "s|^ptx .*|ptx lens_undistort@$label.ptx|" \
-    "$out/lens_undistort@$from.manifest" > "$out/lens_undistort@$label.manifest"
-  plan "$out/lens_undistort@$from.plan.json" "lens_undistort@$label"
+  "$@" "$from.ptx" "$out/lens_undistort@$label.ptx"
+  place "$out/lens_undistort@$label.ptx" "$from.manifest" "$from.plan.json" \
+    "lens_undistort@$label"
 }
 
 # The main kernel's `.minnctapersm` (the first one after its entry) as 8.
@@ -87,11 +93,7 @@ for pixels in 2 4; do
     derive "s$pixels" "s$pixels$form" staging
   done
 done
-"$arvrc" build "$root/examples/warp_perspective.arvr" --specialize src.channels=3 -o "$work/warp" > /dev/null
-mv "$work/warp" "$out/warp_perspective@main.ptx"
-sed "s|^ptx .*|ptx warp_perspective@main.ptx|" "$work/warp.manifest" \
-  > "$out/warp_perspective@main.manifest"
-plan "$work/warp.plan.json" warp_perspective@main
+build "$arvrc" "$root/examples/warp_perspective.arvr" warp_perspective@main
 
 if [ -n "$branch" ]; then
   variant "$branch" tf 2
